@@ -1,0 +1,1 @@
+"""cdbtui: the Plantilla de Momentos de Iniciativa of CdB Engine, live in the terminal."""

@@ -1,0 +1,235 @@
+"""Commands: small frozen values, one per line of the command language (COMMANDS.md).
+
+Every front end (keys, palette, `:` line, `cdbtui do`) builds these through
+`parser.parse`, and `rules.apply` turns a state and a command into the next state.
+`line()` gives back the canonical command line, which is what the history stores.
+"""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+
+def quote(name: str) -> str:
+    """A name as typed on a command line: quoted when it has spaces."""
+    if any(ch.isspace() for ch in name) or not name:
+        return '"' + name.replace('"', "") + '"'
+    return name
+
+
+@frozen
+class Add:
+    name: str
+    ac: int
+    ini: int = 0
+    agi: int = 0
+    ate: int = 0
+    skill: int = 0
+    mov: int = 0
+    side: str = "pnj"
+    hidden: bool = False
+    private: bool = False
+    talents: tuple[str, ...] = ()
+    start: int | None = None
+    wounds: tuple[int, ...] | None = None
+
+    def line(self) -> str:
+        parts = ["alta", quote(self.name), f"ac={self.ac}"]
+        for key, value in (("ini", self.ini), ("agi", self.agi), ("ate", self.ate),
+                           ("hab", self.skill), ("mov", self.mov)):
+            if value:
+                parts.append(f"{key}={value}")
+        parts.append(f"bando={quote(self.side)}")
+        if self.talents:
+            parts.append("talentos=" + ",".join(self.talents))
+        if self.start is not None:
+            parts.append(f"momento={self.start}")
+        if self.wounds is not None:
+            parts.append("vida=" + ",".join(str(n) for n in self.wounds))
+        if self.hidden:
+            parts.append("oculto")
+        if self.private:
+            parts.append("privado")
+        return " ".join(parts)
+
+
+@frozen
+class Remove:
+    name: str
+
+    def line(self) -> str:
+        return f"baja {quote(self.name)}"
+
+
+@frozen
+class SetStart:
+    name: str
+    start: int
+
+    def line(self) -> str:
+        return f"momento {quote(self.name)} {self.start}"
+
+
+@frozen
+class Roll:
+    """Roll 1d6+INI; `together` shares one die among all the named (a group roll)."""
+
+    names: tuple[str, ...] = ()
+    together: bool = False
+
+    def line(self) -> str:
+        head = "tirar juntos" if self.together else "tirar"
+        return " ".join([head, *map(quote, self.names)])
+
+
+@frozen
+class Surprise:
+    names: tuple[str, ...]
+
+    def line(self) -> str:
+        return " ".join(["sorpresa", *map(quote, self.names)])
+
+
+@frozen
+class Begin:
+    def line(self) -> str:
+        return "empezar"
+
+
+@frozen
+class Perform:
+    """A catalog maneuver, or a free action when `maneuver` is None (`gasta N`)."""
+
+    name: str
+    maneuver: str | None
+    amount: int | None = None
+    text: str = ""
+
+    def line(self) -> str:
+        if self.maneuver is None:
+            tail = f" {quote(self.text)}" if self.text else ""
+            return f"{quote(self.name)} gasta {self.amount}{tail}"
+        extra = "" if self.amount is None else f" {self.amount}"
+        return f"{quote(self.name)} {self.maneuver}{extra}"
+
+
+@frozen
+class Hold:
+    name: str
+
+    def line(self) -> str:
+        return f"{quote(self.name)} retrasa"
+
+
+@frozen
+class Act:
+    name: str
+
+    def line(self) -> str:
+        return f"{quote(self.name)} actua"
+
+
+@frozen
+class Wait:
+    name: str
+    text: str = ""
+
+    def line(self) -> str:
+        tail = f" {quote(self.text)}" if self.text else ""
+        return f"{quote(self.name)} espera{tail}"
+
+
+@frozen
+class Trigger:
+    """A waiter's trigger happened: it interrupts with `action` (a Perform)."""
+
+    action: Perform
+
+    def line(self) -> str:
+        head = quote(self.action.name)
+        return head + " interrumpe" + self.action.line()[len(head):]
+
+
+@frozen
+class Done:
+    name: str
+
+    def line(self) -> str:
+        return f"{quote(self.name)} fin"
+
+
+@frozen
+class Next:
+    def line(self) -> str:
+        return "siguiente"
+
+
+@frozen
+class NewTurn:
+    def line(self) -> str:
+        return "turno"
+
+
+@frozen
+class Condition:
+    name: str
+    condition: str
+    on: bool
+
+    def line(self) -> str:
+        return f"estado {quote(self.name)} {'+' if self.on else '-'}{self.condition}"
+
+
+@frozen
+class Damage:
+    name: str
+    amount: int
+    rd: int = 0
+    fatigue: bool = False
+
+    def line(self) -> str:
+        parts = ["dano", quote(self.name), str(self.amount)]
+        if self.rd:
+            parts.append(f"rd={self.rd}")
+        if self.fatigue:
+            parts.append("fatiga")
+        return " ".join(parts)
+
+
+@frozen
+class Swap:
+    """Swap two combatants tied on every key (RULES.md §3: the GM decides)."""
+
+    first: str
+    second: str
+
+    def line(self) -> str:
+        return f"cambiar {quote(self.first)} {quote(self.second)}"
+
+
+@frozen
+class Rename:
+    """Rename the fight itself (shown in the header and the start screen)."""
+
+    title: str
+
+    def line(self) -> str:
+        return f"nombre {quote(self.title)}"
+
+
+@frozen
+class Undo:
+    def line(self) -> str:
+        return "deshacer"
+
+
+@frozen
+class Redo:
+    def line(self) -> str:
+        return "rehacer"
+
+
+Command = (
+    Add | Remove | SetStart | Roll | Surprise | Begin | Perform | Hold | Act | Wait
+    | Trigger | Done | Next | NewTurn | Condition | Damage | Swap | Rename
+)

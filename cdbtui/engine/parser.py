@@ -1,0 +1,286 @@
+"""The command language of COMMANDS.md: one line of text → one command.
+
+Shared by every front end.  Keywords have a Spanish and an English spelling and
+accents are optional; combatant names are matched case-insensitively, an exact
+name wins, otherwise a unique prefix; the same for maneuver ids.  Anything that
+cannot be understood raises `Refusal` with one Spanish line; nothing else escapes.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from . import commands as cmd
+from .catalog import catalog
+from .errors import Refusal
+from .model import Combatant, Fight
+from .text import fold, slug
+
+TALENTS = (
+    "artista-marcial", "gun-kata", "maestro-de-esgrima", "ambidiestro",
+    "punteria-zen", "gun-fu", "duelista",
+)
+
+#: Fight-level keywords (folded spelling → canonical Spanish keyword).
+KEYWORDS = {
+    "alta": "alta", "add": "alta",
+    "baja": "baja", "remove": "baja",
+    "momento": "momento", "start": "momento",
+    "tirar": "tirar", "roll": "tirar",
+    "sorpresa": "sorpresa", "surprise": "sorpresa",
+    "empezar": "empezar", "begin": "empezar",
+    "siguiente": "siguiente", "next": "siguiente",
+    "turno": "turno", "newturn": "turno",
+    "deshacer": "deshacer", "undo": "deshacer",
+    "rehacer": "rehacer", "redo": "rehacer",
+    "estado": "estado", "cond": "estado",
+    "dano": "dano", "damage": "dano",
+    "cambiar": "cambiar", "swap": "cambiar",
+    "nombre": "nombre", "title": "nombre",
+}
+
+#: Keywords that follow a combatant's name.
+ACTIONS = {
+    "gasta": "gasta", "spend": "gasta",
+    "retrasa": "retrasa", "hold": "retrasa",
+    "actua": "actua", "act": "actua",
+    "espera": "espera", "wait": "espera",
+    "interrumpe": "interrumpe", "trigger": "interrumpe",
+    "fin": "fin", "done": "fin",
+}
+
+ADD_KEYS = {
+    "ac": "ac", "ini": "ini", "agi": "agi", "agilidad": "agi",
+    "ate": "ate", "atencion": "ate", "att": "ate",
+    "hab": "hab", "habilidad": "hab", "skill": "hab",
+    "mov": "mov", "bando": "bando", "side": "bando",
+    "talentos": "talentos", "talents": "talentos",
+    "momento": "momento", "start": "momento",
+    "vida": "vida", "wounds": "vida",
+}
+ADD_FLAGS = {"oculto": "oculto", "hidden": "oculto", "privado": "privado", "private": "privado"}
+SIDES = {"pj": "pj", "pc": "pj", "pnj": "pnj", "npc": "pnj"}
+
+USAGE = {
+    "alta": "alta NOMBRE ac=N [ini=N] [agi=N] [ate=N] [hab=N] [mov=N] [bando=pj|pnj|NOMBRE] [oculto] [talentos=a,b]",
+    "baja": "baja NOMBRE",
+    "momento": "momento NOMBRE N",
+    "estado": "estado NOMBRE +ESTADO | -ESTADO",
+    "dano": "dano NOMBRE N [rd=N] [fatiga]",
+    "cambiar": "cambiar NOMBRE NOMBRE",
+}
+
+
+def tokenize(line: str) -> list[str]:
+    """Split a command line; typographic quotes count as quotes."""
+    for quote in "«»“”„":
+        line = line.replace(quote, '"')
+    try:
+        return shlex.split(line, posix=True)
+    except ValueError:
+        raise Refusal("Comillas sin cerrar en la orden") from None
+
+
+def number(token: str, what: str) -> int:
+    try:
+        value = int(token)
+    except ValueError:
+        raise Refusal(f"{what}: «{token}» no es un número entero") from None
+    if abs(value) > 999:
+        raise Refusal(f"{what}: {value} está fuera de rango")
+    return value
+
+
+def take_name(fight: Fight, tokens: list[str]) -> tuple[Combatant, list[str]]:
+    """The combatant named at the start of `tokens`, and the tokens after its name."""
+    if not tokens:
+        raise Refusal("Falta el nombre de un combatiente")
+    for size in range(len(tokens), 0, -1):
+        candidate = fold(" ".join(tokens[:size]))
+        for c in fight.combatants:
+            if fold(c.name) == candidate:
+                return c, tokens[size:]
+    key = fold(tokens[0])
+    matches = [c for c in fight.combatants if fold(c.name).startswith(key)]
+    if len(matches) == 1:
+        return matches[0], tokens[1:]
+    if matches:
+        raise Refusal(f"«{tokens[0]}» es ambiguo: {', '.join(c.name for c in matches)}")
+    raise Refusal(f"No hay nadie llamado «{tokens[0]}» en este combate")
+
+
+def take_names(fight: Fight, tokens: list[str]) -> tuple[str, ...]:
+    names: list[str] = []
+    while tokens:
+        combatant, tokens = take_name(fight, tokens)
+        names.append(combatant.name)
+    return tuple(names)
+
+
+def _no_more(tokens: list[str], usage: str) -> None:
+    if tokens:
+        raise Refusal(f"Sobra «{' '.join(tokens)}»: se usa «{usage}»")
+
+
+def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
+    """The command a line means in the context of `fight`, or `Refusal`."""
+    tokens = tokenize(line.strip().removeprefix(":"))
+    if not tokens:
+        raise Refusal("Orden vacía: escribe una orden o «?» para la ayuda")
+    keyword = KEYWORDS.get(fold(tokens[0]))
+    rest = tokens[1:]
+    if keyword is None:
+        return _parse_combatant_line(fight, tokens)
+    if keyword in ("empezar", "siguiente", "turno", "deshacer", "rehacer"):
+        _no_more(rest, keyword)
+        return {
+            "empezar": cmd.Begin, "siguiente": cmd.Next, "turno": cmd.NewTurn,
+            "deshacer": cmd.Undo, "rehacer": cmd.Redo,
+        }[keyword]()
+    if keyword == "alta":
+        return _parse_add(rest)
+    if keyword == "baja":
+        combatant, rest = take_name(fight, rest)
+        _no_more(rest, USAGE["baja"])
+        return cmd.Remove(combatant.name)
+    if keyword == "momento":
+        if len(rest) < 2:
+            raise Refusal(f"Se usa «{USAGE['momento']}»")
+        combatant, tail = take_name(fight, rest[:-1])
+        _no_more(tail, USAGE["momento"])
+        return cmd.SetStart(combatant.name, number(rest[-1], "Momento inicial"))
+    if keyword == "tirar":
+        together = bool(rest) and fold(rest[0]) in ("juntos", "together", "grupo", "group")
+        if together:
+            rest = rest[1:]
+            if not rest:
+                raise Refusal("«tirar juntos» necesita los nombres del grupo")
+        return cmd.Roll(take_names(fight, rest), together)
+    if keyword == "sorpresa":
+        if not rest:
+            raise Refusal("«sorpresa» necesita los nombres de los sorprendidos")
+        return cmd.Surprise(take_names(fight, rest))
+    if keyword == "estado":
+        return _parse_condition(fight, rest)
+    if keyword == "dano":
+        return _parse_damage(fight, rest)
+    if keyword == "cambiar":
+        first, rest = take_name(fight, rest)
+        second, rest = take_name(fight, rest)
+        _no_more(rest, USAGE["cambiar"])
+        return cmd.Swap(first.name, second.name)
+    if keyword == "nombre":
+        if not rest:
+            raise Refusal("«nombre» necesita el nombre del combate")
+        return cmd.Rename(" ".join(rest))
+    raise AssertionError(keyword)  # pragma: no cover - every keyword is handled above
+
+
+def _parse_add(tokens: list[str]) -> cmd.Add:
+    name_parts: list[str] = []
+    while tokens and "=" not in tokens[0] and fold(tokens[0]) not in ADD_FLAGS:
+        name_parts.append(tokens.pop(0))
+    name = " ".join(name_parts).strip()
+    if not name:
+        raise Refusal(f"Falta el nombre: se usa «{USAGE['alta']}»")
+    values: dict = {}
+    for token in tokens:
+        if fold(token) in ADD_FLAGS:
+            values[ADD_FLAGS[fold(token)]] = True
+            continue
+        key, sep, value = token.partition("=")
+        canonical = ADD_KEYS.get(fold(key))
+        if not sep or canonical is None:
+            raise Refusal(f"No entiendo «{token}»: se usa «{USAGE['alta']}»")
+        if canonical in values:
+            raise Refusal(f"«{key}» aparece dos veces")
+        values[canonical] = value
+    if "ac" not in values:
+        raise Refusal(f"Falta ac=N (las AC por turno de {name})")
+    side = values.get("bando", "pnj")
+    side = SIDES.get(fold(side), side.strip())
+    if not side:
+        raise Refusal("bando= necesita pj, pnj o el nombre de una facción")
+    talents = tuple(slug(t) for t in values.get("talentos", "").split(",") if slug(t))
+    unknown = [t for t in talents if t not in TALENTS]
+    if unknown:
+        raise Refusal(f"Talento desconocido «{unknown[0]}»: conozco {', '.join(TALENTS)}")
+    wounds = None
+    if "vida" in values:
+        wounds = tuple(number(n, "vida") for n in values["vida"].split(","))
+    return cmd.Add(
+        name=name,
+        ac=number(values["ac"], "ac"),
+        ini=number(values.get("ini", "0"), "ini"),
+        agi=number(values.get("agi", "0"), "agi"),
+        ate=number(values.get("ate", "0"), "ate"),
+        skill=number(values.get("hab", "0"), "hab"),
+        mov=number(values.get("mov", "0"), "mov"),
+        side=side,
+        hidden=values.get("oculto", False),
+        private=values.get("privado", False),
+        talents=talents,
+        start=number(values["momento"], "momento") if "momento" in values else None,
+        wounds=wounds,
+    )
+
+
+def _parse_condition(fight: Fight, tokens: list[str]) -> cmd.Condition:
+    if len(tokens) < 2 or tokens[-1][:1] not in "+-−" or len(tokens[-1]) < 2:
+        raise Refusal(f"Se usa «{USAGE['estado']}»")
+    combatant, tail = take_name(fight, tokens[:-1])
+    _no_more(tail, USAGE["estado"])
+    sign, word = tokens[-1][0], tokens[-1][1:]
+    if not slug(word):
+        raise Refusal(f"Se usa «{USAGE['estado']}»")
+    return cmd.Condition(combatant.name, slug(word), sign == "+")
+
+
+def _parse_damage(fight: Fight, tokens: list[str]) -> cmd.Damage:
+    combatant, rest = take_name(fight, tokens)
+    if not rest:
+        raise Refusal(f"Falta el daño: se usa «{USAGE['dano']}»")
+    amount = number(rest[0], "Daño")
+    rd, fatigue = 0, False
+    for token in rest[1:]:
+        key, sep, value = token.partition("=")
+        if sep and fold(key) == "rd":
+            rd = number(value, "RD")
+        elif not sep and fold(token) in ("fatiga", "fatigue"):
+            fatigue = True
+        else:
+            raise Refusal(f"No entiendo «{token}»: se usa «{USAGE['dano']}»")
+    return cmd.Damage(combatant.name, amount, rd, fatigue)
+
+
+def _parse_action(fight: Fight, name: str, tokens: list[str]) -> cmd.Perform:
+    """`MANIOBRA [N]` or `gasta N [TEXTO]` after a name."""
+    if not tokens:
+        raise Refusal(f"¿Qué hace {name}? Escribe una maniobra o «gasta N»")
+    head = fold(tokens[0])
+    if ACTIONS.get(head) == "gasta":
+        if len(tokens) < 2:
+            raise Refusal(f"Se usa «{name} gasta N [texto]»")
+        return cmd.Perform(name, None, number(tokens[1], "AC"), " ".join(tokens[2:]))
+    maneuver = catalog(fight.rules).lookup(tokens[0])
+    if maneuver is None:
+        raise Refusal(f"No conozco la maniobra «{tokens[0]}» (escribe «?» para ver la lista)")
+    amount = number(tokens[1], maneuver.name) if len(tokens) > 1 else None
+    _no_more(tokens[2:], f"{name} {maneuver.id} [N]")
+    return cmd.Perform(name, maneuver.id, amount)
+
+
+def _parse_combatant_line(fight: Fight, tokens: list[str]) -> cmd.Command:
+    combatant, rest = take_name(fight, tokens)
+    name = combatant.name
+    if not rest:
+        raise Refusal(f"¿Qué hace {name}? Escribe una maniobra o «gasta N»")
+    action = ACTIONS.get(fold(rest[0]))
+    if action in ("retrasa", "actua", "fin"):
+        _no_more(rest[1:], f"{name} {action}")
+        return {"retrasa": cmd.Hold, "actua": cmd.Act, "fin": cmd.Done}[action](name)
+    if action == "espera":
+        return cmd.Wait(name, " ".join(rest[1:]))
+    if action == "interrumpe":
+        return cmd.Trigger(_parse_action(fight, name, rest[1:]))
+    return _parse_action(fight, name, rest)

@@ -1,0 +1,272 @@
+"""What the sheet shows, as plain data: a pure function of the fight (no Textual).
+
+`build_sheet` turns a `Fight` into rows × columns of `Cell`s with a role each
+(name, spent line, tick, marker…); the TUI paints those cells with styles and the
+CLI prints them as text (`board_text`).  `state_json` is the JSON contract of
+COMMANDS.md.  The player view uses the same functions with `for_players=True`.
+"""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+from .engine.catalog import RULES_ES
+from .engine.model import STATUS_ES, Combatant, Fight, Status
+from .engine.rules import queue
+
+MIN_WIDTH = 8
+MAX_WIDTH = 14
+
+#: The marks of the sheet and what they mean (SHEET.md); shown in the legend and help.
+LEGEND = (
+    ("Nombre", "su momento inicial (donde empieza cada turno)"),
+    ("│", "AC gastadas este turno"),
+    ("├ n", "ahí acabó una maniobra; le quedaban n AC"),
+    ("● n", "el marcador ahora; le quedan n AC"),
+    ("▶", "actúa ahora (cabeza de la cola)"),
+    ("┊", "maniobra del turno anterior por completar"),
+    ("‖ n", "retrasa su acción: sigue la cuenta sin gastar"),
+    ("… n", "a la espera: paga 1 AC por momento"),
+    ("╎", "momentos que pasó sin gastar (retrasando o esperando)"),
+    ("▸", "el momento actual de la cuenta atrás"),
+)
+
+
+@frozen
+class Cell:
+    """One cell of the grid: its text and what it means (the style follows the role)."""
+
+    text: str = ""
+    role: str = "empty"
+
+
+@frozen
+class Column:
+    """One combatant's column, with the flags that decide its colours."""
+
+    name: str
+    width: int
+    pc: bool
+    acting: bool
+    in_queue: bool
+    status: Status
+    cells: tuple[Cell, ...]
+
+
+@frozen
+class Sheet:
+    """The whole grid: the moments down the left and a column per combatant."""
+
+    moments: tuple[int, ...]
+    current: int | None
+    columns: tuple[Column, ...]
+    waiting_for_start: tuple[str, ...]
+
+
+def shown(fight: Fight, for_players: bool) -> tuple[Combatant, ...]:
+    """Combatants on the sheet: hidden PNJ are left out of the player view."""
+    return tuple(c for c in fight.combatants if not (for_players and c.hidden))
+
+
+def column_order(fight: Fight, combatants: tuple[Combatant, ...]) -> list[Combatant]:
+    """Columns in start order (highest first), ties by Agilidad, Atención, roster."""
+    placed = [c for c in combatants if c.start is not None]
+    roster = {c.key: i for i, c in enumerate(fight.combatants)}
+    return sorted(placed, key=lambda c: (-c.start, -c.agi, -c.ate, -c.skill, roster[c.key]))
+
+
+def _cells(c: Combatant, moments: tuple[int, ...], head: bool, secret: bool) -> tuple[Cell, ...]:
+    assert c.start is not None
+    marker = c.marker if c.marker is not None else c.start
+    ticks = {stop.moment: stop.ac for stop in c.stops}
+    spent: set[int] = set()
+    for stop in c.stops:
+        spent.update(range(stop.moment, stop.begin))
+    carried_rows: set[int] = set()
+    if c.carried is not None and c.status is Status.READY:
+        carried_rows = set(range(c.start - c.carried.remaining, c.start))
+    glyph = {Status.HOLDING: "‖", Status.WAITING: "…"}.get(c.status, "●")
+    ac = "?" if secret else str(c.ac)
+    cells = []
+    for row in moments:
+        if row == c.start:
+            prefix = "▶" if head and marker == row else ""
+            suffix = f" {ac}" if marker == row and c.status in (Status.READY, Status.HOLDING, Status.WAITING) else ""
+            if marker == row and c.status in (Status.HOLDING, Status.WAITING):
+                suffix = f" {glyph}{ac}"
+            cells.append(Cell(prefix + c.name + suffix, "name"))
+        elif row == marker and row < c.start:
+            extra = f"┊{c.carried.remaining}" if c.carried is not None and c.status is not Status.READY else ""
+            cells.append(Cell(("▶" if head else " ") + f"{glyph} {ac}{extra}", "marker"))
+        elif row in carried_rows:
+            cells.append(Cell(" ┊", "carried"))
+        elif marker < row < c.start:
+            if row in ticks:
+                cells.append(Cell(" ├ " + ("?" if secret else str(ticks[row])), "tick"))
+            elif row in spent:
+                cells.append(Cell(" │", "spent"))
+            else:
+                cells.append(Cell(" ╎", "gap"))
+        else:
+            cells.append(Cell())
+    return tuple(cells)
+
+
+def build_sheet(fight: Fight, *, for_players: bool = False) -> Sheet:
+    """The grid for `fight`: rows from the highest start down to the lowest marker."""
+    combatants = shown(fight, for_players)
+    ordered = column_order(fight, combatants)
+    waiting = tuple(c.name for c in combatants if c.start is None)
+    if not ordered:
+        return Sheet((), fight.moment, (), waiting)
+    lows = [0]
+    highs = []
+    for c in ordered:
+        highs.append(c.start)
+        if c.marker is not None:
+            lows.append(c.marker)
+        if c.carried is not None:
+            lows.append(c.start - c.carried.remaining)
+    if fight.moment is not None:
+        highs.append(fight.moment)
+        lows.append(fight.moment)
+    moments = tuple(range(max(highs), min(lows) - 1, -1))
+    line = queue(fight)
+    in_queue = {c.key for c in line}
+    head = line[0].key if line else None
+    columns = []
+    for c in ordered:
+        secret = for_players and c.private and not c.is_pc
+        width = max(MIN_WIDTH, min(MAX_WIDTH, len(c.name) + 4))
+        columns.append(Column(
+            name=c.name,
+            width=width,
+            pc=c.is_pc,
+            acting=c.key == head,
+            in_queue=c.key in in_queue,
+            status=c.status,
+            cells=_cells(c, moments, c.key == head, secret),
+        ))
+    return Sheet(moments, fight.moment, tuple(columns), waiting)
+
+
+def fit(text: str, width: int) -> str:
+    """`text` cut with an ellipsis or padded to exactly `width` characters."""
+    if len(text) > width:
+        return text[: width - 1] + "…"
+    return text.ljust(width)
+
+
+def header(fight: Fight, *, for_players: bool = False) -> str:
+    """"Nombre · CdB · Turno 1 · Momento 5 · Actúa: Sven, luego Soldado 1"."""
+    parts = [fight.name, RULES_ES.get(fight.rules, fight.rules)]
+    if not fight.started:
+        parts.append("preparación")
+        return " · ".join(parts)
+    parts.append(f"Turno {fight.turn}")
+    if fight.moment is not None:
+        parts.append(f"Momento {fight.moment}")
+    if fight.turn_over:
+        parts.append("turno terminado")
+    else:
+        names = [c.name for c in queue(fight) if not (for_players and c.hidden)]
+        if names:
+            tail = f", luego {', '.join(names[1:])}" if len(names) > 1 else ""
+            parts.append(f"Actúa: {names[0]}{tail}")
+        else:
+            parts.append("nadie en este momento")
+    return " · ".join(parts)
+
+
+def sheet_lines(sheet: Sheet) -> list[str]:
+    """The grid as text lines: `Mom │ …`, one line per moment."""
+    lines = ["  Mom │ " + " ".join(fit(col.name, col.width) for col in sheet.columns)]
+    for index, moment in enumerate(sheet.moments):
+        mark = "▸" if moment == sheet.current else " "
+        cells = " ".join(fit(col.cells[index].text, col.width) for col in sheet.columns)
+        lines.append(f"{mark}{moment:>4} │ {cells}".rstrip())
+    return lines
+
+
+def summary_line(c: Combatant, fight: Fight) -> str:
+    """One line per combatant under the board: AC, marker, status, carried."""
+    budget = c.budget(fight.turn) if fight.started else c.ac_per_turn
+    parts = [
+        f"{c.name} ({c.side.upper() if c.side in ('pj', 'pnj') else c.side})",
+        f"AC {c.ac}/{budget}" if fight.started else f"AC {c.ac_per_turn}",
+        f"inicio {c.start if c.start is not None else '—'}",
+    ]
+    if fight.started:
+        parts.append(f"marcador {c.marker if c.marker is not None else '—'}")
+        parts.append(STATUS_ES[c.status])
+    if c.carried is not None:
+        parts.append(f"pendiente {c.carried.label} ({c.carried.remaining} AC)")
+    if c.conditions:
+        parts.append("estados " + ", ".join(c.conditions))
+    if c.hidden:
+        parts.append("oculto")
+    return " · ".join(parts)
+
+
+def board_text(fight: Fight, *, log_lines: int = 5) -> str:
+    """The plain-text board that `cdbtui do` and `cdbtui show` print."""
+    sheet = build_sheet(fight)
+    lines = [header(fight), ""]
+    if sheet.columns:
+        lines += sheet_lines(sheet)
+        lines.append("")
+    lines += [summary_line(c, fight) for c in fight.combatants]
+    if sheet.waiting_for_start and fight.started:
+        lines.append("Sin momento inicial: " + ", ".join(sheet.waiting_for_start))
+    if log_lines and fight.log:
+        lines.append("")
+        lines += [str(entry) for entry in fight.log[-log_lines:]]
+    return "\n".join(lines)
+
+
+def state_json(fight: Fight) -> dict:
+    """The state contract of `cdbtui show --json` (COMMANDS.md)."""
+    return {
+        "schema": 1,
+        "name": fight.name,
+        "rules": fight.rules,
+        "turn": fight.turn,
+        "moment": fight.moment if fight.started else None,
+        "turn_over": fight.turn_over,
+        "queue": [c.name for c in queue(fight)],
+        "combatants": [_combatant_json(c, fight) for c in fight.combatants],
+        "log": [str(entry) for entry in fight.log],
+    }
+
+
+def _combatant_json(c: Combatant, fight: Fight) -> dict:
+    return {
+        "name": c.name,
+        "side": c.side,
+        "hidden": c.hidden,
+        "private": c.private,
+        "ini": c.ini,
+        "agi": c.agi,
+        "ate": c.ate,
+        "hab": c.skill,
+        "mov": c.mov,
+        "talents": list(c.talents),
+        "start": c.start,
+        "marker": c.marker,
+        "ac": c.ac,
+        "ac_per_turn": c.ac_per_turn,
+        "ac_budget": c.budget(max(fight.turn, 1)),
+        "status": c.status.value,
+        "attacks": c.attacks,
+        "next_attack_penalty": c.attack_penalty,
+        "aim": c.aim,
+        "carried": None if c.carried is None else {
+            "maneuver": c.carried.maneuver, "remaining": c.carried.remaining,
+        },
+        "conditions": list(c.conditions),
+        "trigger": c.trigger,
+        "maneuvers": list(c.maneuvers),
+        "wounds": c.wounds.marked,
+        "fatigue": c.fatigue.marked,
+        "modifier": c.modifier,
+    }
