@@ -107,11 +107,11 @@ def _show(args: list[str]) -> int:
 def _open(args: list[str]) -> int:
     if len(args) > 1:
         raise UsageError("se usa «cdbtui open RUTA»")
-    from .tui.app import run_app  # Textual is only imported for the TUI
-
     path = Path(args[0]) if args else None
     if path is not None:
         load(path)  # an unreadable save fails here, before the screen takes over
+    from .tui.app import run_app  # Textual is only imported for the TUI
+
     return run_app(path)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import tempfile
 import tomllib
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -63,21 +64,36 @@ def fight_table(fight: Fight) -> dict[str, Any]:
     return table
 
 
+@lru_cache(maxsize=1 << 16)
+def _chunk(header: str, obj: Any) -> str:
+    """One `[[header]]` table as TOML text; sub-tables are nested under `header`.
+
+    States are immutable and a command changes few combatants and only appends to
+    the log, so caching by value makes a save re-serialize only what changed.
+    """
+    body = tomli_w.dumps(_table(obj))
+    return f"[[{header}]]\n" + body.replace("\n[", f"\n[{header}.")
+
+
 def dumps(session: Session) -> str:
     base = session.base
-    document = {
-        "format": FORMAT,
-        "version": VERSION,
-        "fight": fight_table(session.fight),
+    fight = session.fight
+    scalars = {k: v for k, v in _table(fight).items() if k not in ("combatants", "log")}
+    head = tomli_w.dumps({"format": FORMAT, "version": VERSION, "fight": scalars})
+    history = tomli_w.dumps({
         "history": {
             "name": base.name,
             "rules": base.rules,
             "seed": base.seed,
             "lines": list(session.lines),
             "redo": list(session.redo_lines),
-        },
-    }
-    return tomli_w.dumps(document)
+        }
+    })
+    parts = [head]
+    parts += [_chunk("fight.combatants", c) for c in fight.combatants]
+    parts += [_chunk("fight.log", entry) for entry in fight.log]
+    parts.append(history)
+    return "\n".join(parts)
 
 
 # ---------------------------------------------------------------- from TOML
@@ -101,7 +117,10 @@ def _combatant(table: dict[str, Any]) -> Combatant:
 def _fight(table: dict[str, Any]) -> Fight:
     values = dict(table)
     values["combatants"] = tuple(_combatant(c) for c in values.get("combatants", ()))
-    values["log"] = tuple(LogEntry(**entry) for entry in values.get("log", ()))
+    values["log"] = tuple(
+        LogEntry(int(e["turn"]), e.get("moment"), str(e["text"]), bool(e.get("warning", False)))
+        for e in values.get("log", ())
+    )
     if values.get("rules") not in RULESETS:
         raise SaveError(f"reglas desconocidas «{values.get('rules')}»")
     return Fight(**values)

@@ -19,6 +19,17 @@ from .text import fold
 RULESETS = ("cdb", "walkure")
 RULES_ES = {"cdb": "CdB", "walkure": "Walküre"}
 
+#: Talents that maneuvers ask for, by id, with their book names.
+TALENT_ES = {
+    "artista-marcial": "Artista Marcial",
+    "gun-kata": "Gun Kata",
+    "maestro-de-esgrima": "Maestro de Esgrima",
+    "ambidiestro": "Ambidiestro",
+    "punteria-zen": "Puntería Zen",
+    "gun-fu": "Gun Fu",
+    "duelista": "Duelista",
+}
+
 #: What the typed number means for a variable cost, as a prompt.
 VARIABLE_ES = {
     "movement": "AC de movimiento",

@@ -11,15 +11,12 @@ from __future__ import annotations
 import shlex
 
 from . import commands as cmd
-from .catalog import catalog
+from .catalog import TALENT_ES, catalog
 from .errors import Refusal
 from .model import Combatant, Fight
 from .text import fold, slug
 
-TALENTS = (
-    "artista-marcial", "gun-kata", "maestro-de-esgrima", "ambidiestro",
-    "punteria-zen", "gun-fu", "duelista",
-)
+TALENTS = tuple(TALENT_ES)
 
 #: Fight-level keywords (folded spelling → canonical Spanish keyword).
 KEYWORDS = {

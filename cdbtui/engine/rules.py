@@ -15,7 +15,7 @@ from collections.abc import Callable
 from attrs import evolve
 
 from . import commands as cmd
-from .catalog import RULES_ES, Maneuver, catalog
+from .catalog import RULES_ES, TALENT_ES, Maneuver, catalog
 from .errors import Refusal
 from .model import (
     ACTIVE,
@@ -43,11 +43,7 @@ RESERVED = frozenset(
 # ---------------------------------------------------------------- queries
 
 
-def roster_position(fight: Fight, combatant: Combatant) -> int:
-    return fight.index(combatant.name)
-
-
-def order_key(fight: Fight, combatant: Combatant) -> tuple:
+def order_key(combatant: Combatant, roster_position: int) -> tuple:
     """Sort key of the queue at one moment (RULES.md §3 "Who acts")."""
     acted = combatant.status is not Status.READY
     return (
@@ -56,7 +52,7 @@ def order_key(fight: Fight, combatant: Combatant) -> tuple:
         -combatant.ate,
         -combatant.skill,
         combatant.arrival if acted else 0,
-        roster_position(fight, combatant),
+        roster_position,
     )
 
 
@@ -66,15 +62,16 @@ def queue(fight: Fight) -> tuple[Combatant, ...]:
         return ()
     moment = fight.moment
     main = [
-        c for c in fight.combatants
+        (order_key(c, position), c)
+        for position, c in enumerate(fight.combatants)
         if c.marker == moment and c.status in (Status.READY, Status.ACTED)
     ]
-    main.sort(key=lambda c: order_key(fight, c))
+    main.sort(key=lambda pair: pair[0])
     holders = sorted(
         (c for c in fight.combatants if c.status is Status.HOLDING and c.acting),
         key=lambda c: c.arrival,
     )
-    return (*main, *holders)
+    return (*(c for _, c in main), *holders)
 
 
 def tie_reason(first: Combatant, second: Combatant) -> str:
@@ -250,7 +247,8 @@ def _check_can_maneuver(fight: Fight, c: Combatant) -> None:
 def _check_maneuver_rules(fight: Fight, c: Combatant, maneuver: Maneuver) -> None:
     missing = [t for t in maneuver.talents if not c.has_talent(t)]
     if missing:
-        raise Refusal(f"{maneuver.name} requiere el talento {', '.join(missing)} y {c.name} no lo tiene")
+        names = ", ".join(TALENT_ES.get(t, t) for t in missing)
+        raise Refusal(f"{maneuver.name} requiere el talento {names} y {c.name} no lo tiene")
     zen = c.has_talent("punteria-zen")
     if maneuver.aim:
         if c.aimed_this_turn or (c.carried is not None and c.carried.aim):
@@ -443,10 +441,10 @@ def _start_turn(fight: Fight, turn: int) -> Fight:
         conditions = c.conditions
         if turn >= 2 and SURPRISED in conditions:
             conditions = tuple(x for x in conditions if x != SURPRISED)
-        c = evolve(c, conditions=conditions)
         if c.start is None:
-            fresh.append(c)
+            fresh.append(evolve(c, conditions=conditions))
             continue
+        c = evolve(c, conditions=conditions) if conditions != c.conditions else c
         status = Status.OUT if is_out(c) else (
             Status.DONE if is_incapacitated(c) else Status.READY)
         fresh.append(evolve(
@@ -614,14 +612,9 @@ def _next(fight: Fight, command: cmd.Next) -> Fight:
 
 def _new_turn(fight: Fight, command: cmd.NewTurn) -> Fight:
     _require_started(fight)
-    declined = [
-        evolve(c, status=Status.DONE, acting=False, trigger=None)
-        for c in fight.combatants if c.status in ACTIVE and c.start is not None
-    ]
-    if declined:
-        fight = fight.replace(*declined).note(
-            "El DJ cierra el turno: " + ", ".join(c.name for c in declined) + " declinan"
-        )
+    declined = [c.name for c in fight.combatants if c.status in ACTIVE and c.start is not None]
+    if declined:  # everyone is reset by the new turn; only the log needs them
+        fight = fight.note("El DJ cierra el turno: " + ", ".join(declined) + " declinan")
     return _start_turn(fight, fight.turn + 1)
 
 

@@ -1,0 +1,234 @@
+"""The shell interface: real subprocesses, real files, the exit codes of COMMANDS.md."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+DEMO = Path(__file__).parents[1] / "cdbtui" / "demo" / "puerto.txt"
+
+
+def cdbtui(*args: str, stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "cdbtui", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=60,
+    )
+
+
+@pytest.fixture(scope="module")
+def demo_save(tmp_path_factory) -> Path:
+    """A save holding the demo fight at the start of turn 1 (created once, copied per test)."""
+    path = tmp_path_factory.mktemp("demo") / "puerto.toml"
+    assert cdbtui("new", str(path), "--seed", "7").returncode == 0
+    result = cdbtui("do", str(path), "-", stdin=DEMO.read_text("utf-8"))
+    assert result.returncode == 0, result.stderr
+    return path
+
+
+@pytest.fixture
+def save(demo_save: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "fight.toml"
+    copy.write_bytes(demo_save.read_bytes())
+    return copy
+
+
+def state(path: Path) -> dict:
+    result = cdbtui("show", str(path), "--json")
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def by_name(data: dict) -> dict[str, dict]:
+    return {c["name"]: c for c in data["combatants"]}
+
+
+def test_new_creates_an_empty_fight_and_refuses_to_overwrite(tmp_path):
+    path = tmp_path / "nueva.toml"
+    first = cdbtui("new", str(path), "--rules", "walkure")
+    assert first.returncode == 0
+    data = state(path)
+    assert (data["schema"], data["rules"], data["turn"], data["moment"]) == (1, "walkure", 0, None)
+    assert data["combatants"] == [] and data["queue"] == []
+    before = path.read_bytes()
+    again = cdbtui("new", str(path))
+    assert again.returncode == 2
+    assert "ya existe" in again.stderr and again.stderr.count("\n") == 1
+    assert path.read_bytes() == before
+
+
+def test_do_prints_the_board_and_saves_each_command(save):
+    result = cdbtui("do", str(save), "mike disparar-armas-largas", '"Soldado 1" ponerse-a-cubierto')
+    assert result.returncode == 0, result.stderr
+    assert "Turno 1 · Momento 5 · Actúa: Sven, luego Soldado 1" in result.stdout
+    assert "  Mom │" in result.stdout
+    fighters = by_name(state(save))
+    assert (fighters["Mike"]["marker"], fighters["Mike"]["ac"]) == (4, 4)
+    assert (fighters["Soldado 1"]["marker"], fighters["Soldado 1"]["ac"]) == (5, 5)
+
+
+def test_json_has_the_contract_fields(save):
+    cdbtui("do", str(save), "mike disparar-armas-largas")
+    data = state(save)
+    for key in ("schema", "rules", "turn", "moment", "turn_over", "queue", "combatants"):
+        assert key in data
+    mike = by_name(data)["Mike"]
+    for key in ("name", "side", "hidden", "start", "marker", "ac", "ac_per_turn", "status",
+                "attacks", "carried", "conditions", "modifier"):
+        assert key in mike
+    assert mike["status"] == "acted" and mike["attacks"] == 1 and mike["modifier"] == -1
+    assert data["queue"] == ["Soldado 1"] and data["moment"] == 6
+
+
+def test_stdin_commands_and_comments(save):
+    script = "# a comment\n\nmike disparar-armas-largas\n  \nsoldado 1 cubierto\n"
+    result = cdbtui("do", str(save), "-", stdin=script)
+    assert result.returncode == 0, result.stderr
+    assert state(save)["moment"] == 5
+
+
+def test_undo_and_redo_work_across_invocations(save):
+    cdbtui("do", str(save), "mike disparar-armas-largas")
+    after_shot = save.read_text()
+    assert cdbtui("do", str(save), "deshacer").returncode == 0
+    assert by_name(state(save))["Mike"]["marker"] == 7
+    assert cdbtui("do", str(save), "redo").returncode == 0
+    assert by_name(state(save))["Mike"]["marker"] == 4
+    assert save.read_text() == after_shot
+
+
+def test_stops_at_the_first_refused_command_keeping_the_earlier_ones(save):
+    result = cdbtui("do", str(save), "mike disparar-armas-largas", "sven esquivar-disparos", "mike fin")
+    assert result.returncode == 1
+    assert "sven esquivar-disparos" in result.stderr and "Gun Kata".lower() in result.stderr.lower()
+    fighters = by_name(state(save))
+    assert fighters["Mike"]["marker"] == 4 and fighters["Mike"]["status"] == "acted"
+
+
+def test_show_text_changes_nothing(save):
+    before = save.read_bytes()
+    result = cdbtui("show", str(save))
+    assert result.returncode == 0
+    assert "Emboscada en el puerto" in result.stdout and "Mike" in result.stdout
+    assert save.read_bytes() == before
+
+
+BAD_LINES = [
+    "",
+    "   ",
+    "nadie disparar-armas-largas",
+    "mike",
+    "mike volar",
+    "mike disparar",  # ambiguous prefix
+    "s disparar-armas-largas",  # ambiguous name prefix
+    "sven disparar-armas-largas",  # not his moment
+    "mike disparar-armas-largas 3",  # fixed cost takes no number
+    "mike mover",  # variable cost needs the movement AC
+    "mike mover -2",
+    "mike gasta",
+    "mike gasta 0",
+    "mike gasta -1",
+    "mike gasta tres",
+    "mike gasta 8",  # more than his AC per turn
+    "mike proyectar",  # needs Artista Marcial
+    "mike actua",  # not holding
+    "mike interrumpe disparar-armas-largas",  # not waiting
+    "alta",
+    "alta Mike ac=5",  # duplicate name
+    "alta Pepe",  # missing ac
+    "alta Pepe ac=0",
+    "alta Pepe ac=x",
+    "alta Pepe ac=5 fuerza=3",
+    "alta Pepe ac=5 talentos=volar",
+    "alta turno ac=5",  # reserved word as a name
+    "baja",
+    "baja Nadie",
+    "momento Mike 9",  # initiative is rolled once per fight
+    "momento Mike",
+    "tirar Mike",  # once per fight
+    "empezar",  # already started
+    "rehacer",  # nothing to redo
+    "estado Mike agarrado",  # missing sign
+    "estado Mike -agarrado",  # not grappled
+    "dano Mike",
+    "dano Mike cinco",
+    "dano Mike 3 rd=",
+    "cambiar Mike Sven",  # not tied
+    'mike "sin cerrar',
+    "siguiente ya",
+    "sorpresa",
+]
+
+
+@pytest.mark.parametrize("line", BAD_LINES)
+def test_bad_input_is_refused_with_one_spanish_line_and_changes_nothing(save, line):
+    before = save.read_bytes()
+    result = cdbtui("do", str(save), line)
+    assert result.returncode == 1, (line, result.stdout, result.stderr)
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("cdbtui: «")
+    assert "Traceback" not in result.stderr
+    assert save.read_bytes() == before
+
+
+def test_there_are_at_least_thirty_bad_lines():
+    assert len(set(BAD_LINES)) >= 30
+
+
+def test_undo_with_empty_history_is_refused(tmp_path):
+    path = tmp_path / "vacia.toml"
+    cdbtui("new", str(path))
+    result = cdbtui("do", str(path), "deshacer")
+    assert result.returncode == 1 and "deshacer" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("do",),
+        ("do", "x.toml"),
+        ("show",),
+        ("show", "a.toml", "b.toml"),
+        ("new",),
+        ("new", "a.toml", "--rules", "gurps"),
+        ("new", "a.toml", "--seed", "x"),
+        ("--frob",),
+    ],
+)
+def test_usage_errors_exit_2(tmp_path, args):
+    result = cdbtui(*args, cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.startswith("cdbtui: ") and "Traceback" not in result.stderr
+
+
+def test_unreadable_saves_exit_2_without_traceback(tmp_path):
+    cases = {
+        "missing.toml": None,
+        "basura.toml": "esto no es toml = = =",
+        "ajena.toml": 'title = "otra cosa"\n',
+        "futura.toml": 'format = "cdbtui"\nversion = 99\n',
+        "rota.toml": 'format = "cdbtui"\nversion = 1\n[fight]\nturn = "x"\n',
+    }
+    for name, text in cases.items():
+        path = tmp_path / name
+        if text is not None:
+            path.write_text(text)
+        for args in (("show", str(path)), ("do", str(path), "siguiente")):
+            result = cdbtui(*args)
+            assert result.returncode == 2, (name, result.stderr)
+            assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+        if text is not None:
+            assert path.read_text() == text
+    assert "más nueva" in cdbtui("show", str(tmp_path / "futura.toml")).stderr
+
+
+def test_help_exits_0():
+    result = cdbtui("--help")
+    assert result.returncode == 0 and "cdbtui do RUTA" in result.stdout
