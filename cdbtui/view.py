@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from .engine.catalog import RULES_ES
+from .engine.catalog import RULES_ES, VARIABLE_ES, catalog
+from .engine.commands import quote
 from .engine.model import STATUS_ES, Combatant, Fight, Status
+from .engine.parser import ACTIONS, KEYWORDS
 from .engine.rules import queue
+from .engine.text import fold
 
 MIN_WIDTH = 8
 MAX_WIDTH = 14
@@ -270,3 +273,153 @@ def _combatant_json(c: Combatant, fight: Fight) -> dict:
         "fatigue": c.fatigue.marked,
         "modifier": c.modifier,
     }
+
+
+# ---------------------------------------------------------------- for the TUI
+# Pure helpers the Textual front end paints; they add data, never change the text
+# that `board_text`, `header` and `sheet_lines` print.
+
+#: The binding rule decisions of RULES.md, shown in the help screen (GMs will ask).
+DECISIONS = (
+    ("Empates", "si Agilidad, Atención y Habilidad empatan, manda el orden de la lista; "
+                "el DJ puede intercambiarlos con «cambiar A B». El registro dice qué decidió cada empate."),
+    ("Maniobra pendiente", "si el coste supera las AC que quedan, se invierte todo y el resto "
+                           "se completa el turno siguiente al llegar a su momento inicial."),
+    ("Perder la pendiente", "gastar AC en otra cosa (esquivar, p. ej.) antes de completarla "
+                            "la abandona y se pierden las AC invertidas."),
+    ("Reacciones", "Esquivar, Ponerse a Cubierto, Parada, Bloqueo… se declaran en cualquier "
+                   "momento si quedan AC: marcador = mín(marcador, momento) − coste."),
+    ("Avanzar", "quien está en el momento y no actuó cuando el DJ avanza la cuenta pasa a retrasar."),
+    ("Fin de turno", "cerrar el turno hace declinar a quien retrasa o espera."),
+    ("Disparar Arcos", "cuenta como ataque aunque el libro no la liste entre las de ataque."),
+    ("Agarrado / Inmovilizado", "AC ×½ / ×¼ redondeando hacia arriba, como la sorpresa; "
+                                "se aplica ya a las AC que quedan."),
+    ("Iniciativa", "se tira una vez por combate (1d6 + INI); el DJ puede escribir el total."),
+    ("Walküre", "las AC no se calculan: siempre se escriben."),
+)
+
+
+@frozen
+class PanelRow:
+    """One line of the side panel: a label, a value and a role for its colour."""
+
+    label: str
+    value: str
+    role: str = "normal"
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
+
+
+def panel_rows(c: Combatant, fight: Fight) -> tuple[PanelRow, ...]:
+    """What the side panel says about `c` (SHEET.md): AC, marker, status, attacks…"""
+    budget = c.budget(max(fight.turn, 1))
+    ac_text = f"{c.ac} / {budget}" if fight.started else f"{c.ac_per_turn} por turno"
+    penalty = c.attack_penalty
+    rows = [
+        PanelRow("AC", ac_text, "ac"),
+        PanelRow("Marcador", "—" if c.marker is None else str(c.marker)),
+        PanelRow("Inicio", "—" if c.start is None else str(c.start)),
+        PanelRow("Estado", STATUS_ES[c.status] if fight.started else "preparación",
+                 "dim" if c.status in (Status.DONE, Status.OUT) else "normal"),
+        PanelRow("Ataques", str(c.attacks)),
+        PanelRow("Siguiente", "sin penalizar" if penalty == 0 else f"{_signed(penalty)} al ataque",
+                 "warning" if penalty < 0 else "normal"),
+        PanelRow("Apuntar", f"+{c.aim}" if c.aim else "—", "good" if c.aim else "normal"),
+        PanelRow("Modificador", _signed(c.modifier),
+                 "warning" if c.modifier < 0 else ("good" if c.modifier > 0 else "normal")),
+        PanelRow("Estados", ", ".join(c.conditions) or "—", "warning" if c.conditions else "normal"),
+        PanelRow("Pendiente", "—" if c.carried is None
+                 else f"{c.carried.label} (faltan {c.carried.remaining})",
+                 "carried" if c.carried else "normal"),
+    ]
+    if c.trigger:
+        rows.append(PanelRow("Espera", c.trigger, "warning"))
+    rows.append(PanelRow("Este turno", ", ".join(c.maneuvers) or "—"))
+    return tuple(rows)
+
+
+@frozen
+class Choice:
+    """A maneuver offered to a combatant: its cost with talents applied and a hint."""
+
+    id: str
+    name: str
+    cost: int
+    attack: bool
+    reaction: bool
+    variable: str | None
+    hint: str
+
+
+def maneuver_choices(fight: Fight, c: Combatant) -> tuple[Choice, ...]:
+    """The catalog as `c` sees it: maneuvers whose talents it has, costs with its talents.
+
+    The hint only compares the engine's numbers (cost vs AC left); the engine decides.
+    """
+    choices = []
+    for m in catalog(fight.rules).maneuvers:
+        if any(not c.has_talent(t) for t in m.talents):
+            continue
+        cost = m.base_cost(c)
+        hint = ""
+        if m.variable is not None:
+            hint = f"+ {VARIABLE_ES[m.variable]}"
+        elif fight.started and cost > c.ac:
+            short = cost - c.ac
+            hint = (f"faltan {short} AC: no puede" if m.reaction
+                    else f"faltan {short} AC: se completa el turno siguiente")
+        choices.append(Choice(m.id, m.name, cost, m.attack, m.reaction, m.variable, hint))
+    return tuple(choices)
+
+
+def filter_choices(choices: tuple[Choice, ...], query: str) -> tuple[Choice, ...]:
+    """Choices whose name or id contains every typed word (accents and case optional)."""
+    words = fold(query).replace("-", " ").split()
+    if not words:
+        return choices
+    return tuple(
+        ch for ch in choices
+        if all(w in fold(ch.name) or w in ch.id for w in words)
+    )
+
+
+def completions(fight: Fight, text: str) -> tuple[str, ...]:
+    """Ways to finish the last word of a command line: keywords, names, maneuver ids."""
+    head, _, last = text.rpartition(" ")
+    if last.startswith('"'):
+        last = last[1:]
+    key = fold(last)
+    names = [quote(c.name) for c in fight.combatants]
+    if not head.strip():
+        pool = sorted(set(KEYWORDS.values())) + names
+    else:
+        pool = names + sorted(set(ACTIONS.values())) + [m.id for m in catalog(fight.rules).maneuvers]
+    seen: dict[str, None] = {}
+    for word in pool:
+        if fold(word.strip('"')).startswith(key) and fold(word.strip('"')) != key:
+            seen.setdefault(word, None)
+    prefix = head + " " if head else ""
+    return tuple(prefix + word for word in seen)
+
+
+def player_headline(fight: Fight) -> str:
+    """The big line of the player view: "Turno 2 · Momento 5 · Actúa: Sven"."""
+    if not fight.started:
+        return f"{fight.name} · preparación"
+    parts = [f"Turno {fight.turn}"]
+    if fight.moment is not None:
+        parts.append(f"Momento {fight.moment}")
+    if fight.turn_over:
+        parts.append("turno terminado")
+    else:
+        names = [c.name for c in queue(fight) if not c.hidden]
+        parts.append(f"Actúa: {names[0]}" if names else "nadie en este momento")
+    return " · ".join(parts)
+
+
+def player_queue(fight: Fight) -> str:
+    """The queue at this moment for the players (hidden PNJ left out)."""
+    names = [c.name for c in queue(fight) if not c.hidden]
+    return "Cola: " + (" → ".join(names) if names else "—")

@@ -1,0 +1,218 @@
+"""The Textual apps: the DJ's live sheet (`CdbApp`) and the players' view.
+
+`CdbApp` owns the one piece of mutable state of the TUI: the `Session` and its
+save path.  The current fight flows down through the `fight` reactive; every key,
+dialog and palette entry ends in `run_line(line)`, which is the only way the
+fight changes: `Session.execute`, an atomic save, the new state pushed down, the
+selection moved to the head of the queue, and any `Refusal` shown as a Spanish
+notification.  No rule is decided here.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from textual.app import App
+from textual.reactive import var
+
+from ..engine.errors import Refusal
+from ..engine.model import Fight
+from ..engine.rules import queue
+from ..engine.session import Session
+from ..store import SaveError, load, save
+from ..view import column_order
+from .commands import FightCommands
+from .styles import css_path, theme_for_terminal
+
+
+class CdbApp(App[int]):
+    """The GM's app: open a save, run a fight from the keyboard, autosave every command."""
+
+    CSS_PATH = css_path()
+    TITLE = "cdbtui"
+    COMMANDS = App.COMMANDS | {FightCommands}
+    ENABLE_COMMAND_PALETTE = True
+
+    fight: var[Fight | None] = var(None, always_update=True, init=False)
+    selected: var[str | None] = var(None, init=False)
+
+    def __init__(self, path: Path | None = None, *, saves_dir: Path | None = None) -> None:
+        super().__init__()
+        self.path = Path(path) if path is not None else None
+        self.saves_dir = Path(saves_dir) if saves_dir is not None else Path("saves")
+        self.session = Session.new()
+        self.timings: list[float] = []  # seconds spent in run_line, for the benchmark
+        self._previous: Fight | None = None
+
+    async def on_mount(self) -> None:
+        from .screens.fight import FightScreen
+        from .screens.start import StartScreen
+
+        self.theme = theme_for_terminal()
+        await self.push_screen(FightScreen())
+        if self.path is None:
+            self.push_screen(StartScreen(self.saves_dir), self._opened_from_start)
+        else:
+            self.open_save(self.path)
+
+    # ------------------------------------------------------------ opening
+
+    def _opened_from_start(self, path: Path | None) -> None:
+        if path is None:
+            self.exit(0)
+        else:
+            self.open_save(path)
+
+    def open_save(self, path: Path) -> bool:
+        """Load `path` and show it; a bad file is a notification, never a crash."""
+        try:
+            session = load(path)
+        except SaveError as error:
+            self.notify(str(error), severity="error", timeout=8)
+            return False
+        self.path = Path(path)
+        self.session = session
+        self.sub_title = str(self.path)
+        self._show(session.fight, follow=True)
+        return True
+
+    # ------------------------------------------------------------ the funnel
+
+    def run_line(self, line: str) -> bool:
+        """Run one command line through the session; save; push the new state down."""
+        began = time.perf_counter()
+        before = self.session.fight
+        try:
+            outcome = self.session.execute(line)
+        except Refusal as refusal:
+            self.notify(str(refusal), severity="error")
+            return False
+        except Exception as error:  # a bug must not cost the GM the fight on screen
+            self.notify(f"Error interno con «{line}»: {error}", severity="error", timeout=10)
+            return False
+        if self.path is not None:
+            try:
+                save(self.path, self.session)
+            except SaveError as error:
+                self.notify(str(error), severity="error", timeout=10)
+        self._show(outcome.fight, follow=True)
+        self.timings.append(time.perf_counter() - began)
+        is_history = line.strip().lstrip(":").split()[:1] in (
+            ["deshacer"], ["undo"], ["rehacer"], ["redo"])
+        if outcome.fight.turn_over and not before.turn_over and not is_history:
+            self._propose_new_turn(outcome.fight)
+        return True
+
+    def _show(self, fight: Fight, *, follow: bool) -> None:
+        if follow:
+            line = queue(fight)
+            if line:
+                self.set_reactive(CdbApp.selected, line[0].name)
+            elif self.selected is None or fight.find(self.selected) is None:
+                ordered = column_order(fight, fight.combatants)
+                self.set_reactive(CdbApp.selected, ordered[0].name if ordered else None)
+        self.fight = fight
+
+    def watch_fight(self, fight: Fight | None) -> None:
+        screen = self._fight_screen()
+        if screen is not None:
+            screen.show(fight, self.selected)
+
+    def watch_selected(self, selected: str | None) -> None:
+        screen = self._fight_screen()
+        if screen is not None:
+            screen.show_selection(self.fight, selected)
+
+    def _fight_screen(self):
+        from .screens.fight import FightScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, FightScreen):
+                return screen
+        return None
+
+    # ------------------------------------------------------------ selection
+
+    def select(self, name: str | None) -> None:
+        self.selected = name
+
+    def move_selection(self, step: int) -> None:
+        """Select the next/previous column (start order), wrapping around."""
+        fight = self.fight
+        if fight is None:
+            return
+        names = [c.name for c in column_order(fight, fight.combatants)]
+        if not names:
+            return
+        if self.selected not in names:
+            self.selected = names[0]
+            return
+        self.selected = names[(names.index(self.selected) + step) % len(names)]
+
+    # ------------------------------------------------------------ dialogs
+
+    def _propose_new_turn(self, fight: Fight) -> None:
+        from .screens.confirm import Confirm
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.run_line("turno")
+
+        self.push_screen(
+            Confirm(f"Todos han terminado el turno {fight.turn}.",
+                    f"¿Empezar el turno {fight.turn + 1}?"),
+            answer,
+        )
+
+    def open_picker(self, name: str) -> None:
+        from .screens.picker import ManeuverPicker
+
+        fight = self.fight
+        if fight is None or fight.find(name) is None:
+            return
+        self.push_screen(ManeuverPicker(fight, name), self._run_optional)
+
+    def open_command_line(self, text: str = "") -> None:
+        from .screens.prompt import CommandLine
+
+        if self.fight is None:
+            return
+        self.push_screen(CommandLine(self.fight, text), self._run_optional)
+
+    def open_add_form(self) -> None:
+        from .screens.add import AddForm
+
+        if self.fight is not None:
+            self.push_screen(AddForm())
+
+    def open_setup(self) -> None:
+        from .screens.setup import InitiativeSetup
+
+        if self.fight is not None:
+            self.push_screen(InitiativeSetup())
+
+    def open_help(self) -> None:
+        from .screens.help import HelpScreen
+
+        self.push_screen(HelpScreen())
+
+    def _run_optional(self, line: str | None) -> None:
+        if line:
+            self.run_line(line)
+
+
+def run_app(path: Path | None) -> int:
+    """`cdbtui` / `cdbtui open PATH`: run the GM's app; the exit code for the shell."""
+    app = CdbApp(path)
+    result = app.run()
+    return int(result or app.return_code or 0)
+
+
+def run_player_view(path: Path) -> int:
+    """`cdbtui view PATH`: the read-only player view, following the save."""
+    from .player import PlayerApp
+
+    app = PlayerApp(path)
+    result = app.run()
+    return int(result or app.return_code or 0)

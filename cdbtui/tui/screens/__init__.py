@@ -1,0 +1,1 @@
+"""Screens and dialogs: the fight, the maneuver picker, forms, help and the start screen."""

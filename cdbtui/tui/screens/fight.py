@@ -1,0 +1,180 @@
+"""The main screen: header, sheet, side panel, log and footer, and the DJ's keys.
+
+Every key builds a command line and hands it to `app.run_line`; the screen keeps
+no game state.  The key table below is the one place the bindings are declared;
+`check_action` hides those that do not apply now, so the Footer lists only them.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ...engine.commands import quote
+from ...engine.model import Fight, Status
+from ...view import header
+from ..widgets.fightlog import FightLog
+from ..widgets.panel import SidePanel
+from ..widgets.sheet import SheetView
+
+#: (keys, action, description in the footer, key shown or None to hide) — the DJ's keys.
+KEYS = (
+    ("enter", "maneuver", "maniobra", "⏎"),
+    ("1", "spend(1)", "gastar", "1-9"),
+    *((str(n), f"spend({n})", f"gastar {n}", None) for n in range(2, 10)),
+    ("e", "react('esquivar')", "esquivar", "e"),
+    ("c", "react('ponerse-a-cubierto')", "cubierto", "c"),
+    ("r", "hold", "retrasar", "r"),
+    ("w", "wait", "esperar", "w"),
+    ("f", "done", "fin", "f"),
+    ("space", "next", "avanzar", "␣"),
+    ("t", "new_turn", "turno", "t"),
+    ("u,ctrl+z", "undo", "deshacer", "u"),
+    ("ctrl+y", "redo", "rehacer", "^y"),
+    ("left,h", "move(-1)", "anterior", None),
+    ("right,l", "move(1)", "siguiente", None),
+    ("a", "add", "añadir", "a"),
+    ("i", "initiative", "iniciativa", "i"),
+    ("colon", "command_line", "orden", ":"),
+    ("question_mark", "help", "ayuda", "?"),
+    ("q", "app.quit", "salir", "q"),
+)
+
+
+class FightScreen(Screen):
+    """The live Plantilla."""
+
+    BINDINGS = [
+        Binding(keys, action, description, show=shown is not None, key_display=shown)
+        for keys, action, description, shown in KEYS
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="fight-header")
+        with Horizontal(id="main"):
+            yield SheetView(id="sheet")
+            yield SidePanel(id="panel")
+        yield FightLog(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#sheet").border_title = "Plantilla"
+        self.query_one("#log").border_title = "Registro"
+        self.query_one(SheetView).focus()
+
+    # ------------------------------------------------------------ state in
+
+    def show(self, fight: Fight | None, selected: str | None) -> None:
+        self.query_one("#fight-header", Static).update(
+            header(fight) if fight is not None else "Sin combate abierto"
+        )
+        self.query_one(SheetView).show(fight, selected)
+        self.query_one(SidePanel).show(fight, selected)
+        self.query_one(FightLog).show(fight.log if fight is not None else ())
+        self.refresh_bindings()
+
+    def show_selection(self, fight: Fight | None, selected: str | None) -> None:
+        self.query_one(SheetView).select(selected)
+        self.query_one(SidePanel).show(fight, selected)
+        self.refresh_bindings()
+
+    def on_sheet_view_clicked(self, message: SheetView.Clicked) -> None:
+        self.app.select(message.name)
+
+    # ------------------------------------------------------------ which keys apply
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        fight: Fight | None = getattr(self.app, "fight", None)
+        if action in ("help", "command_line", "add", "initiative", "undo", "redo", "move"):
+            if fight is None and action not in ("help",):
+                return None
+            if action == "undo":
+                return True if self.app.session.can_undo else None
+            if action == "redo":
+                return True if self.app.session.can_redo else None
+            return True
+        if fight is None or not fight.started:
+            return None
+        if action == "new_turn":
+            return True
+        if action == "next":
+            return None if fight.turn_over else True
+        who = fight.find(self.app.selected or "")
+        if who is None or who.status is Status.OUT:
+            return None
+        if action in ("done", "wait", "maneuver", "spend") and who.status is Status.DONE:
+            return None
+        return True
+
+    # ------------------------------------------------------------ actions: keys → lines
+
+    def _who(self) -> str | None:
+        name = self.app.selected
+        if not name:
+            self.app.notify("Nadie seleccionado: usa ←/→ para elegir", severity="warning")
+        return name
+
+    def action_maneuver(self) -> None:
+        name = self._who()
+        if name:
+            self.app.open_picker(name)
+
+    def action_spend(self, amount: int) -> None:
+        name = self._who()
+        if name:
+            self.app.run_line(f"{quote(name)} gasta {amount}")
+
+    def action_react(self, maneuver: str) -> None:
+        name = self._who()
+        if name:
+            self.app.run_line(f"{quote(name)} {maneuver}")
+
+    def action_hold(self) -> None:
+        name = self._who()
+        if not name:
+            return
+        who = self.app.fight.find(name)
+        if who is not None and who.status is Status.HOLDING and not who.acting:
+            self.app.run_line(f"{quote(name)} actua")
+        else:
+            self.app.run_line(f"{quote(name)} retrasa")
+
+    def action_wait(self) -> None:
+        name = self._who()
+        if name:
+            self.app.open_command_line(f"{quote(name)} espera ")
+
+    def action_done(self) -> None:
+        name = self._who()
+        if name:
+            self.app.run_line(f"{quote(name)} fin")
+
+    def action_next(self) -> None:
+        self.app.run_line("siguiente")
+
+    def action_new_turn(self) -> None:
+        self.app.run_line("turno")
+
+    def action_undo(self) -> None:
+        self.app.run_line("deshacer")
+
+    def action_redo(self) -> None:
+        self.app.run_line("rehacer")
+
+    def action_move(self, step: int) -> None:
+        self.app.move_selection(step)
+
+    def action_add(self) -> None:
+        self.app.open_add_form()
+
+    def action_initiative(self) -> None:
+        self.app.open_setup()
+
+    def action_command_line(self) -> None:
+        self.app.open_command_line("")
+
+    def action_help(self) -> None:
+        self.app.open_help()

@@ -1,0 +1,143 @@
+"""The maneuver picker: type to filter, Enter to choose, a number for variable costs.
+
+Costs come with the combatant's talents applied (`view.maneuver_choices`); attacks
+are in italics as in the book's table, reactions are marked, and a cost above the
+AC left says what will happen.  It returns a command line, or None when cancelled.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.markup import escape
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...engine.catalog import VARIABLE_ES
+from ...engine.commands import quote
+from ...engine.model import Fight, Status
+from ...view import Choice, filter_choices, maneuver_choices
+
+
+def choice_prompt(choice: Choice) -> Content:
+    """One row of the list: name (italic if an attack), cost, kind and hint."""
+    name = escape(choice.name)
+    if choice.attack:
+        name = f"[italic]{name}[/]"
+    cost = f"{choice.cost}+N" if choice.variable else str(choice.cost)
+    parts = [f"{name}", f"[$accent]{cost} AC[/]"]
+    if choice.reaction:
+        parts.append("[$success]reacción[/]")
+    if choice.attack:
+        parts.append("[$text-muted]ataque[/]")
+    if choice.hint:
+        style = "$warning" if choice.hint.startswith("faltan") else "$text-muted"
+        parts.append(f"[{style}]{escape(choice.hint)}[/]")
+    return Content.from_markup("  ".join(parts))
+
+
+class ManeuverPicker(ModalScreen[str | None]):
+    """Pick a maneuver for one combatant; dismisses with the command line."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "cancelar", key_display="esc"),
+        Binding("down", "cursor(1)", "abajo", show=False, priority=True),
+        Binding("up", "cursor(-1)", "arriba", show=False, priority=True),
+        Binding("pagedown", "cursor(10)", show=False, priority=True),
+        Binding("pageup", "cursor(-10)", show=False, priority=True),
+    ]
+
+    def __init__(self, fight: Fight, name: str) -> None:
+        super().__init__()
+        combatant = fight.find(name)
+        assert combatant is not None
+        self.combatant = combatant
+        self.fight = fight
+        self.choices = maneuver_choices(fight, combatant)
+        self.shown: tuple[Choice, ...] = self.choices
+        self.pending: Choice | None = None
+
+    def compose(self) -> ComposeResult:
+        c = self.combatant
+        verb = "interrumpe con" if c.status is Status.WAITING else "hace"
+        with Vertical(id="picker", classes="dialog"):
+            yield Static(f"{c.name} {verb}… (le quedan {c.ac} AC)", id="picker-title")
+            yield Input(placeholder="escribe para filtrar (sin tildes vale)", id="picker-filter")
+            yield OptionList(*self._options(), id="picker-list")
+            yield Input(placeholder="", id="picker-amount", type="integer", classes="hidden")
+            yield Static("⏎ elegir · ↑↓ moverse · Esc cancelar", id="picker-hint", classes="hint")
+
+    def _options(self) -> list[Option]:
+        return [Option(choice_prompt(ch), id=ch.id) for ch in self.shown]
+
+    def on_mount(self) -> None:
+        self.query_one("#picker-filter", Input).focus()
+        option_list = self.query_one(OptionList)
+        if self.shown:
+            option_list.highlighted = 0
+
+    @on(Input.Changed, "#picker-filter")
+    def refilter(self, event: Input.Changed) -> None:
+        self.shown = filter_choices(self.choices, event.value)
+        option_list = self.query_one(OptionList)
+        option_list.set_options(self._options())
+        if self.shown:
+            option_list.highlighted = 0
+
+    def action_cursor(self, step: int) -> None:
+        if self.pending is not None:
+            return
+        option_list = self.query_one(OptionList)
+        if not self.shown:
+            return
+        current = option_list.highlighted or 0
+        option_list.highlighted = max(0, min(len(self.shown) - 1, current + step))
+
+    @on(Input.Submitted, "#picker-filter")
+    def choose_highlighted(self) -> None:
+        option_list = self.query_one(OptionList)
+        if option_list.highlighted is None or not self.shown:
+            self.notify("Ninguna maniobra coincide con el filtro", severity="warning")
+            return
+        self._choose(self.shown[option_list.highlighted])
+
+    @on(OptionList.OptionSelected)
+    def choose_clicked(self, event: OptionList.OptionSelected) -> None:
+        self._choose(self.shown[event.option_index])
+
+    def _choose(self, choice: Choice) -> None:
+        if choice.variable is None:
+            self.dismiss(self._line(choice, None))
+            return
+        self.pending = choice
+        amount = self.query_one("#picker-amount", Input)
+        amount.placeholder = f"{VARIABLE_ES[choice.variable]} para {choice.name}"
+        amount.remove_class("hidden")
+        self.query_one("#picker-filter", Input).add_class("hidden")
+        self.query_one("#picker-title", Static).update(
+            f"{choice.name}: {choice.cost} + ¿cuántos {VARIABLE_ES[choice.variable]}?"
+        )
+        amount.focus()
+
+    @on(Input.Submitted, "#picker-amount")
+    def choose_amount(self, event: Input.Submitted) -> None:
+        assert self.pending is not None
+        try:
+            amount = int(event.value)
+        except ValueError:
+            self.notify("Escribe un número de AC", severity="error")
+            return
+        self.dismiss(self._line(self.pending, amount))
+
+    def _line(self, choice: Choice, amount: int | None) -> str:
+        name = quote(self.combatant.name)
+        verb = " interrumpe" if self.combatant.status is Status.WAITING and not choice.reaction else ""
+        extra = "" if amount is None else f" {amount}"
+        return f"{name}{verb} {choice.id}{extra}"
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,227 @@
+"""The Plantilla itself: one Line API widget painting `view.build_sheet`.
+
+Moments run down a sticky gutter on the left, one column per combatant runs
+across (scrolling sideways when they don't fit), and a sticky header line names
+the columns.  The widget holds no game state: the app pushes the fight and the
+selection in with `show()`; a click on a column posts `SheetView.Clicked` up.
+Rows are painted from a small cache of strips that is cleared on every `show()`.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from ...engine.model import Fight, Status
+from ...view import Column, Sheet, build_sheet, fit
+
+GUTTER = 8  # "▸  -1 │ "
+
+
+class SheetView(ScrollView, can_focus=True):
+    """The grid of moments × combatants, painted line by line."""
+
+    COMPONENT_CLASSES = {
+        "sheet--gutter",
+        "sheet--header",
+        "sheet--current",
+        "sheet--pj",
+        "sheet--pnj",
+        "sheet--marker",
+        "sheet--tick",
+        "sheet--spent",
+        "sheet--gap",
+        "sheet--carried",
+        "sheet--acting",
+        "sheet--queued",
+        "sheet--selected",
+        "sheet--done",
+        "sheet--out",
+        "sheet--empty-hint",
+    }
+
+    class Clicked(Message):
+        """The DJ clicked a combatant's column."""
+
+        def __init__(self, name: str) -> None:
+            self.name = name
+            super().__init__()
+
+    def __init__(self, *, for_players: bool = False, gap: int = 1, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.for_players = for_players
+        self.gap = gap
+        self.sheet = Sheet((), None, (), ())
+        self.selected: str | None = None
+        self._offsets: list[int] = []  # x of each column inside the scrolled area
+        self._cache: dict[tuple, Strip] = {}
+
+    # ------------------------------------------------------------ state in
+
+    def show(self, fight: Fight | None, selected: str | None) -> None:
+        """Paint `fight` with `selected` highlighted (None: an empty sheet)."""
+        self.sheet = (
+            build_sheet(fight, for_players=self.for_players) if fight is not None
+            else Sheet((), None, (), ())
+        )
+        self.selected = selected
+        offsets, x = [], 0
+        for column in self.sheet.columns:
+            offsets.append(x)
+            x += column.width + self.gap
+        self._offsets = offsets
+        self._cache.clear()
+        self.virtual_size = Size(GUTTER + x, 1 + max(1, len(self.sheet.moments)))
+        self.refresh()
+        self.call_after_refresh(self._keep_in_view)
+
+    def select(self, selected: str | None) -> None:
+        """Move only the selection (no new sheet)."""
+        self.selected = selected
+        self._cache.clear()
+        self.refresh()
+        self._keep_in_view()
+
+    def _keep_in_view(self) -> None:
+        """Scroll so the selected column and the current moment are visible."""
+        width = self.scrollable_content_region.width - GUTTER
+        for index, column in enumerate(self.sheet.columns):
+            if column.name == self.selected and width > 0:
+                left = self._offsets[index]
+                right = left + column.width
+                if left < self.scroll_x:
+                    self.scroll_to(x=left, animate=False, immediate=True)
+                elif right > self.scroll_x + width:
+                    self.scroll_to(x=right - width, animate=False, immediate=True)
+                break
+        if self.sheet.current in self.sheet.moments:
+            row = self.sheet.moments.index(self.sheet.current)
+            height = self.scrollable_content_region.height - 1
+            if height > 0:
+                if row < self.scroll_y:
+                    self.scroll_to(y=row, animate=False, immediate=True)
+                elif row >= self.scroll_y + height:
+                    self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+
+    # ------------------------------------------------------------ painting
+
+    def _style(self, *names: str) -> Style:
+        return self.get_component_rich_style(*names, partial=True)
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        row = -1 if y == 0 else scroll_y + y - 1
+        key = (row, scroll_x, width)
+        strip = self._cache.get(key)
+        if strip is None:
+            strip = self._paint(row, scroll_x, width)
+            if len(self._cache) > 512:
+                self._cache.clear()
+            self._cache[key] = strip
+        return strip
+
+    def _paint(self, row: int, scroll_x: int, width: int) -> Strip:
+        base = self.rich_style
+        sheet = self.sheet
+        if row >= len(sheet.moments):
+            if row == 0 and not sheet.columns:
+                text = "  Sin combatientes con momento inicial: «a» añade, «i» iniciativa"
+                return Strip([Segment(text, base + self._style("sheet--empty-hint"))]).crop_extend(0, width, base)
+            return Strip.blank(width, base)
+        current = row >= 0 and sheet.moments[row] == sheet.current
+        row_style = base + self._style("sheet--current") if current else base
+        if row < 0:
+            gutter = Segment("  Mom │ ", base + self._style("sheet--header"))
+        else:
+            mark = "▸" if current else " "
+            gutter_style = base + self._style("sheet--gutter")
+            if current:
+                gutter_style += self._style("sheet--current")
+            gutter = Segment(f"{mark}{sheet.moments[row]:>4} │ ", gutter_style)
+        area = max(0, width - GUTTER)
+        segments = self._columns(row, scroll_x, area, row_style)
+        body = Strip(segments).crop_extend(0, area, row_style) if area else Strip([])
+        return Strip.join([Strip([gutter]).crop_extend(0, GUTTER, base), body])
+
+    def _columns(self, row: int, scroll_x: int, area: int, row_style: Style) -> list[Segment]:
+        """Segments of the visible columns of `row` (-1: the header), starting at scroll_x."""
+        segments: list[Segment] = []
+        columns = self.sheet.columns
+        if not columns:
+            return segments
+        first = max(0, bisect_right(self._offsets, scroll_x) - 1)
+        x = self._offsets[first]
+        skip = scroll_x - x
+        gap = " " * self.gap
+        for index in range(first, len(columns)):
+            if x - scroll_x >= area:
+                break
+            column = columns[index]
+            text, style = self._cell(column, row, row_style)
+            segments.append(Segment(fit(text, column.width), style))
+            segments.append(Segment(gap, self._column_style(column, row_style, blank=True)))
+            x += column.width + self.gap
+        strip = Strip(segments)
+        return list(strip.crop(skip, skip + area)) if skip else segments
+
+    def _column_style(self, column: Column, row_style: Style, *, blank: bool = False) -> Style:
+        style = row_style
+        if column.name == self.selected and not blank:
+            style += self._style("sheet--selected")
+        return style
+
+    def _cell(self, column: Column, row: int, row_style: Style) -> tuple[str, Style]:
+        style = self._column_style(column, row_style)
+        side = self._style("sheet--pj" if column.pc else "sheet--pnj")
+        if row < 0:
+            style += self._style("sheet--header") + side
+            if column.acting:
+                style += self._style("sheet--acting")
+            if column.status is Status.DONE:
+                style += self._style("sheet--done")
+            elif column.status is Status.OUT:
+                style += self._style("sheet--out")
+            return column.name, style
+        cell = column.cells[row]
+        if cell.role == "empty":
+            return "", style
+        role = {
+            "name": "sheet--pj" if column.pc else "sheet--pnj",
+            "marker": "sheet--marker",
+            "tick": "sheet--tick",
+            "spent": "sheet--spent",
+            "gap": "sheet--gap",
+            "carried": "sheet--carried",
+        }.get(cell.role)
+        style += side
+        if role is not None and role not in ("sheet--pj", "sheet--pnj"):
+            style += self._style(role)
+        if cell.role in ("name", "marker") and column.acting and cell.text.startswith("▶"):
+            style += self._style("sheet--acting")
+        elif cell.role in ("name", "marker") and column.in_queue:
+            style += self._style("sheet--queued")
+        if column.status is Status.DONE:
+            style += self._style("sheet--done")
+        elif column.status is Status.OUT:
+            style += self._style("sheet--out")
+        return cell.text, style
+
+    # ------------------------------------------------------------ messages up
+
+    def on_click(self, event: events.Click) -> None:
+        if event.x < GUTTER:
+            return
+        x = self.scroll_x + event.x - GUTTER
+        for index, column in enumerate(self.sheet.columns):
+            left = self._offsets[index]
+            if left <= x < left + column.width + self.gap:
+                self.post_message(self.Clicked(column.name))
+                return
