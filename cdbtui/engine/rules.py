@@ -244,14 +244,17 @@ def _check_can_maneuver(fight: Fight, c: Combatant) -> None:
         raise Refusal(f"{c.name} está incapacitado: no puede hacer maniobras")
 
 
-def _check_maneuver_rules(fight: Fight, c: Combatant, maneuver: Maneuver) -> None:
+def _check_maneuver_rules(fight: Fight, c: Combatant, maneuver: Maneuver, cost: int) -> None:
     missing = [t for t in maneuver.talents if not c.has_talent(t)]
     if missing:
         names = ", ".join(TALENT_ES.get(t, t) for t in missing)
         raise Refusal(f"{maneuver.name} requiere el talento {names} y {c.name} no lo tiene")
     zen = c.has_talent("punteria-zen")
     if maneuver.aim:
-        if c.aimed_this_turn or (c.carried is not None and c.carried.aim):
+        # An Apuntar belongs to the turn it completes: one started with too few AC
+        # finishes next turn, so it is allowed after this turn's aim (RULES.md §7).
+        completes_now = cost <= c.ac
+        if (c.aimed_this_turn and completes_now) or (c.carried is not None and c.carried.aim):
             raise Refusal(f"{c.name} ya ha apuntado este turno: solo se puede Apuntar una vez por turno")
         if c.moved_this_turn and not zen:
             raise Refusal(f"{c.name} ya se ha movido este turno: no puede Apuntar sin Puntería Zen")
@@ -511,7 +514,7 @@ def _perform(fight: Fight, command: cmd.Perform, *, interrupt: bool = False) -> 
     if c.status is Status.WAITING and not interrupt:
         interrupt = True
     if maneuver is not None:
-        _check_maneuver_rules(fight, c, maneuver)
+        _check_maneuver_rules(fight, c, maneuver, cost)
     if interrupt:
         fight = fight.note(f"{c.name} interrumpe: {c.trigger or 'lo que esperaba'}")
     return _settle(_spend(fight, c, cost, label, maneuver=maneuver))
@@ -519,7 +522,7 @@ def _perform(fight: Fight, command: cmd.Perform, *, interrupt: bool = False) -> 
 
 def _react(fight: Fight, c: Combatant, maneuver: Maneuver, cost: int) -> Fight:
     _check_can_maneuver(fight, c)
-    _check_maneuver_rules(fight, c, maneuver)
+    _check_maneuver_rules(fight, c, maneuver, cost)
     verb = maneuver.name.lower()
     if c.status is Status.DONE and c.ac > 0:
         raise Refusal(f"{c.name} ha declinado este turno: no puede {verb}")
