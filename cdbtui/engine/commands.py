@@ -10,11 +10,18 @@ from __future__ import annotations
 from attrs import frozen
 
 
+#: Characters that make a word need quotes to survive `parser.tokenize` (shlex).
+_SPECIAL = frozenset("\"'\\")
+
+
 def quote(name: str) -> str:
-    """A name as typed on a command line: quoted when it has spaces."""
-    if any(ch.isspace() for ch in name) or not name:
-        return '"' + name.replace('"', "") + '"'
-    return name
+    """A name as typed on a command line: quoted (and escaped) when it must be,
+    so that parsing the line gives back exactly `name`."""
+    if name and not name.startswith(":") and not any(
+        ch.isspace() or ch in _SPECIAL for ch in name
+    ):
+        return name
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 @frozen
