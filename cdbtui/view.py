@@ -15,7 +15,7 @@ from .engine.commands import quote
 from .engine.model import STATUS_ES, Combatant, Fight, Status
 from .engine.parser import ACTIONS, KEYWORDS
 from .engine.rules import queue
-from .engine.text import fold
+from .engine.text import fold, slug
 
 MIN_WIDTH = 8
 MAX_WIDTH = 14
@@ -327,7 +327,7 @@ def panel_rows(c: Combatant, fight: Fight) -> tuple[PanelRow, ...]:
         PanelRow("Siguiente", "sin penalizar" if penalty == 0 else f"{_signed(penalty)} al ataque",
                  "warning" if penalty < 0 else "normal"),
         PanelRow("Apuntar", f"+{c.aim}" if c.aim else "—", "good" if c.aim else "normal"),
-        PanelRow("Modificador", _signed(c.modifier),
+        PanelRow("Modif.", _signed(c.modifier),
                  "warning" if c.modifier < 0 else ("good" if c.modifier > 0 else "normal")),
         PanelRow("Estados", ", ".join(c.conditions) or "—", "warning" if c.conditions else "normal"),
         PanelRow("Pendiente", "—" if c.carried is None
@@ -375,14 +375,16 @@ def maneuver_choices(fight: Fight, c: Combatant) -> tuple[Choice, ...]:
 
 
 def filter_choices(choices: tuple[Choice, ...], query: str) -> tuple[Choice, ...]:
-    """Choices whose name or id contains every typed word (accents and case optional)."""
+    """Choices with a word starting with each typed word (accents and case optional)."""
     words = fold(query).replace("-", " ").split()
     if not words:
         return choices
-    return tuple(
-        ch for ch in choices
-        if all(w in fold(ch.name) or w in ch.id for w in words)
-    )
+
+    def matches(choice: Choice) -> bool:
+        names = slug(choice.name).split("-") + choice.id.split("-")
+        return all(any(name.startswith(w) for name in names) for w in words)
+
+    return tuple(ch for ch in choices if matches(ch))
 
 
 def completions(fight: Fight, text: str) -> tuple[str, ...]:
@@ -402,6 +404,30 @@ def completions(fight: Fight, text: str) -> tuple[str, ...]:
             seen.setdefault(word, None)
     prefix = head + " " if head else ""
     return tuple(prefix + word for word in seen)
+
+
+def status_line(fight: Fight) -> str:
+    """The TUI's header: the countdown first (it must survive 80 columns), then the name.
+
+    "Turno 1 · Momento 5 · Actúa: Sven, luego Soldado 1 · Emboscada en el puerto (CdB)".
+    """
+    name = f"{fight.name} ({RULES_ES.get(fight.rules, fight.rules)})"
+    if not fight.started:
+        return f"Preparación: «i» momentos iniciales, «a» añadir · {name}"
+    parts = [f"Turno {fight.turn}"]
+    if fight.moment is not None:
+        parts.append(f"Momento {fight.moment}")
+    if fight.turn_over:
+        parts.append("turno terminado: «t» turno nuevo")
+    else:
+        names = [c.name for c in queue(fight)]
+        if names:
+            tail = f", luego {', '.join(names[1:])}" if len(names) > 1 else ""
+            parts.append(f"Actúa: {names[0]}{tail}")
+        else:
+            parts.append("nadie en este momento")
+    parts.append(name)
+    return " · ".join(parts)
 
 
 def player_headline(fight: Fight) -> str:

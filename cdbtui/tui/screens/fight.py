@@ -15,7 +15,7 @@ from textual.widgets import Footer, Static
 
 from ...engine.commands import quote
 from ...engine.model import Fight, Status
-from ...view import header
+from ...view import status_line
 from ..widgets.fightlog import FightLog
 from ..widgets.panel import SidePanel
 from ..widgets.sheet import SheetView
@@ -69,7 +69,7 @@ class FightScreen(Screen):
 
     def show(self, fight: Fight | None, selected: str | None) -> None:
         self.query_one("#fight-header", Static).update(
-            header(fight) if fight is not None else "Sin combate abierto"
+            status_line(fight) if fight is not None else "Sin combate abierto"
         )
         self.query_one(SheetView).show(fight, selected)
         self.query_one(SidePanel).show(fight, selected)

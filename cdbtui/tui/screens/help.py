@@ -39,13 +39,13 @@ COMMANDS_HELP = """\
 
 def help_markdown() -> str:
     """The help text, built from the same tables the sheet and the engine use."""
-    keys = "\n".join(f"| `{k}` | {v} |" for k, v in KEYS_HELP)
-    marks = "\n".join(f"| `{k}` | {v} |" for k, v in LEGEND)
+    keys = "\n".join(f"- `{k}` {v}" for k, v in KEYS_HELP)
+    marks = "\n".join(f"- `{k}` {v}" for k, v in LEGEND)
     decisions = "\n".join(f"- **{k}**: {v}" for k, v in DECISIONS)
     return (
-        "# Ayuda\n\n## Teclas\n\n| tecla | qué hace |\n|---|---|\n" + keys
-        + "\n\n## Marcas de la plantilla\n\n| marca | significado |\n|---|---|\n" + marks
-        + "\n| atenuado | ha terminado este turno |\n| tachado | fuera de combate |"
+        "# Ayuda\n\n## Teclas\n\n" + keys
+        + "\n\n## Marcas de la plantilla\n\n" + marks
+        + "\n- atenuado: ha terminado este turno\n- tachado: fuera de combate"
         + "\n\n## Órdenes\n\n" + COMMANDS_HELP
         + "\n\n## Decisiones de reglas\n\n" + decisions + "\n"
     )

@@ -37,7 +37,7 @@ class SidePanel(Static):
             value = escape(row.value)
             if style:
                 value = f"[{style}]{value}[/]"
-            lines.append(f"[$text-muted]{row.label:<11}[/] {value}")
+            lines.append(f"[$text-muted]{row.label:<10}[/] {value}")
         lines.append("")
         lines.append("[$text-muted]Leyenda[/]")
         for mark, meaning in LEGEND[1:]:
