@@ -1,0 +1,91 @@
+"""`cdbtui` without a path: the start screen, the one-key demo, and the player view."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from cdbtui.store import load, save
+from cdbtui.tui.app import CdbApp
+from cdbtui.tui.player import PlayerApp
+from conftest import demo_lines, write_save
+from helpers import keys
+from screen_text import screen_text
+
+SIZE = (100, 30)
+
+
+async def test_first_run_offers_the_demo_with_one_key(tmp_path):
+    saves = tmp_path / "saves"
+    app = CdbApp(None, saves_dir=saves)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "combate de ejemplo" in screen_text(app)
+        await keys(pilot, "d")
+        assert app.path == saves / "puerto.toml"
+        assert app.fight.name == "Emboscada en el puerto"
+        assert app.fight.turn == 1 and app.selected == "Mike"
+        assert load(app.path).fight == app.fight
+
+
+async def test_demo_never_overwrites_an_existing_file(tmp_path):
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    (saves / "puerto.toml").write_text("no tocar", "utf-8")
+    app = CdbApp(None, saves_dir=saves)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "d")
+        assert app.path == saves / "puerto-2.toml"
+    assert (saves / "puerto.toml").read_text("utf-8") == "no tocar"
+
+
+async def test_start_screen_lists_saves_newest_first_and_opens_one(tmp_path):
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    old = write_save(saves / "antiguo.toml", demo_lines())
+    new = write_save(saves / "nuevo.toml", demo_lines()[:3])
+    past = time.time() - 3600
+    os.utime(old, (past, past))
+    app = CdbApp(None, saves_dir=saves)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert text.index("nuevo") < text.index("antiguo")
+        await keys(pilot, "down", "enter")
+        assert app.path == old
+        assert app.fight.started
+
+
+async def test_opening_a_damaged_save_is_a_notification(tmp_path):
+    bad = tmp_path / "roto.toml"
+    bad.write_text("esto no es toml [", "utf-8")
+    app = CdbApp(bad)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert any("TOML" in n.message for n in app._notifications)
+        assert app.fight is None and app.is_running
+
+
+async def test_player_view_hides_secrets_and_follows_the_save(save_from):
+    path = save_from([*demo_lines(), 'alta Espia ac=5 momento=3 oculto'])
+    app = PlayerApp(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Turno 1 · Momento 7 · Actúa: Mike" in text
+        assert "Espia" not in text                       # hidden PNJ absent
+        assert "Soldado 2 ?" in text                     # private numbers as ?
+        assert "Mike 7" in text
+        session = load(path)
+        session.execute("mike disparar-armas-largas")
+        save(path, session)
+        os.utime(path, (time.time() + 5, time.time() + 5))
+        await pilot.pause(0.8)
+        text = screen_text(app)
+        assert "Actúa: Soldado 1" in text and "● 4" in text
+        await keys(pilot, "space", "enter", "t")         # nothing else reacts
+        assert load(path).fight == session.fight
+        await pilot.press("q")
+        await pilot.pause()
+    assert not app.is_running

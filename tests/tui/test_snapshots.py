@@ -1,0 +1,57 @@
+"""Snapshots of the sheet (start, mid-turn, turn 2 with carried maneuvers) at 80×24
+and 160×50, and of the maneuver picker and the help screen.
+
+`snap_compare` is a synchronous fixture, so these are plain `def` tests.  Update
+with `pytest tests/tui --snapshot-update` only after looking at the report.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import EXAMPLE_TURN_1, demo_lines, no_blink
+
+SIZES = [(80, 24), (160, 50)]
+
+#: Turn 1 at moment 5, the state of SHEET.md's sketch.
+MID_TURN = [*demo_lines(), *EXAMPLE_TURN_1[:2]]
+#: Turn 2 just started: Mike completed his shot; Sven and Soldado 2 still carry theirs.
+TURN_2 = [*demo_lines(), *EXAMPLE_TURN_1, "turno"]
+
+
+async def settle(pilot) -> None:
+    no_blink(pilot.app)
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_sheet_at_the_start_of_the_example(snap_compare, make_app, size):
+    assert snap_compare(make_app(), terminal_size=size, run_before=settle)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_sheet_mid_turn(snap_compare, make_app, size):
+    assert snap_compare(make_app(MID_TURN), terminal_size=size, run_before=settle)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_sheet_turn_2_with_carried_maneuvers(snap_compare, make_app, size):
+    assert snap_compare(make_app(TURN_2), terminal_size=size, run_before=settle)
+
+
+def test_maneuver_picker(snap_compare, make_app):
+    async def open_picker(pilot):
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press(*"dispar")
+        await settle(pilot)
+
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_picker)
+
+
+def test_help_screen(snap_compare, make_app):
+    async def open_help(pilot):
+        await pilot.press("question_mark")
+        await settle(pilot)
+
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_help)
