@@ -361,14 +361,15 @@ def _place(fight: Fight, c: Combatant, start: int) -> Fight:
     """Give `c` its start moment; mid-fight it joins the countdown at once."""
     c = evolve(c, start=start)
     if fight.started:
-        assert fight.moment is not None
-        marker = min(start, fight.moment)
+        # With nobody left in the countdown (all removed) there is no moment: it starts here.
+        moment = start if fight.moment is None else fight.moment
+        marker = min(start, moment)
         c = evolve(c, marker=marker, ac=c.budget(fight.turn), status=Status.READY)
         fight = fight.replace(c)
-        if start > fight.moment:
+        if start > moment:
             fight = fight.note(f"{c.name} entra en el combate en el momento {marker} (su inicio {start} ya pasó)")
-        if fight.turn_over or fight.moment < marker:
-            fight = evolve(fight, moment=max(marker, fight.moment))
+        if fight.moment is None or fight.turn_over or fight.moment < marker:
+            fight = evolve(fight, moment=max(marker, moment))
         return fight
     return fight.replace(c)
 
