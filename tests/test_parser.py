@@ -43,6 +43,7 @@ SPELLINGS = [
     ("dano Mike 5 rd=2 fatiga", "damage Mike 5 rd=2 fatigue", cmd.Damage("Mike", 5, 2, True)),
     ("cambiar Mike Sven", "swap Mike Sven", cmd.Swap("Mike", "Sven")),
     ("nombre La emboscada", "title La emboscada", cmd.Rename("La emboscada")),
+    ("blancos Mike 2", "targets Mike 2", cmd.Targets("Mike", 2)),
 ]
 
 

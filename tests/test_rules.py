@@ -623,3 +623,20 @@ def test_modifier_sums_wounds_fatigue_attacks_and_aim(session):
                 "A punetazo",        # one attack: the next takes −1
                 "A apuntar")         # +1
     assert s.fight.find("A").modifier == -1 - 1 - 1 + 1
+
+
+def test_extra_targets_give_minus_one_to_everything_this_turn(demo):
+    demo.execute("blancos Mike 2")
+    mike = demo.fight.find("Mike")
+    assert mike.extra_targets == 2 and mike.modifier == -2
+    demo.execute("mike disparar-armas-largas")
+    assert demo.fight.find("Mike").modifier == -3  # −2 targets, −1 next attack
+    demo.execute("turno")
+    assert demo.fight.find("Mike").extra_targets == 0
+
+
+def test_a_name_with_a_command_word_is_refused(session):
+    s = session("alta Mike ac=7")
+    with pytest.raises(Refusal, match="palabra de órdenes"):
+        s.execute('alta "Mike fin" ac=3')
+    assert [c.name for c in s.fight.combatants] == ["Mike"]

@@ -14,6 +14,39 @@ from attrs import frozen
 _SPECIAL = frozenset("\"'\\")
 
 
+#: Fight-level keywords (folded spelling → canonical Spanish keyword).
+KEYWORDS = {
+    "alta": "alta", "add": "alta",
+    "baja": "baja", "remove": "baja",
+    "momento": "momento", "start": "momento",
+    "tirar": "tirar", "roll": "tirar",
+    "sorpresa": "sorpresa", "surprise": "sorpresa",
+    "empezar": "empezar", "begin": "empezar",
+    "siguiente": "siguiente", "next": "siguiente",
+    "turno": "turno", "newturn": "turno",
+    "deshacer": "deshacer", "undo": "deshacer",
+    "rehacer": "rehacer", "redo": "rehacer",
+    "estado": "estado", "cond": "estado",
+    "dano": "dano", "damage": "dano",
+    "cambiar": "cambiar", "swap": "cambiar",
+    "nombre": "nombre", "title": "nombre",
+    "blancos": "blancos", "targets": "blancos",
+}
+
+#: Keywords that follow a combatant's name.
+ACTIONS = {
+    "gasta": "gasta", "spend": "gasta",
+    "retrasa": "retrasa", "hold": "retrasa",
+    "actua": "actua", "act": "actua",
+    "espera": "espera", "wait": "espera",
+    "interrumpe": "interrumpe", "trigger": "interrumpe",
+    "fin": "fin", "done": "fin",
+}
+
+#: Words no part of a combatant's name may be (RULES.md §2: names must stay parseable).
+RESERVED = frozenset(KEYWORDS) | frozenset(ACTIONS) | {"juntos", "together", "grupo", "group"}
+
+
 def quote(name: str) -> str:
     """A name as typed on a command line: quoted (and escaped) when it must be,
     so that parsing the line gives back exactly `name`."""
@@ -215,6 +248,17 @@ class Swap:
 
 
 @frozen
+class Targets:
+    """Extra targets attacked this turn: −1 to all actions per extra target (RULES.md §4)."""
+
+    name: str
+    extra: int
+
+    def line(self) -> str:
+        return f"blancos {quote(self.name)} {self.extra}"
+
+
+@frozen
 class Rename:
     """Rename the fight itself (shown in the header and the start screen)."""
 
@@ -238,5 +282,5 @@ class Redo:
 
 Command = (
     Add | Remove | SetStart | Roll | Surprise | Begin | Perform | Hold | Act | Wait
-    | Trigger | Done | Next | NewTurn | Condition | Damage | Swap | Rename
+    | Trigger | Done | Next | NewTurn | Condition | Damage | Swap | Targets | Rename
 )

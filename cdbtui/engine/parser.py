@@ -11,40 +11,13 @@ from __future__ import annotations
 import shlex
 
 from . import commands as cmd
+from .commands import ACTIONS, KEYWORDS
 from .catalog import TALENT_ES, catalog
 from .errors import Refusal
 from .model import Combatant, Fight
 from .text import fold, slug
 
 TALENTS = tuple(TALENT_ES)
-
-#: Fight-level keywords (folded spelling → canonical Spanish keyword).
-KEYWORDS = {
-    "alta": "alta", "add": "alta",
-    "baja": "baja", "remove": "baja",
-    "momento": "momento", "start": "momento",
-    "tirar": "tirar", "roll": "tirar",
-    "sorpresa": "sorpresa", "surprise": "sorpresa",
-    "empezar": "empezar", "begin": "empezar",
-    "siguiente": "siguiente", "next": "siguiente",
-    "turno": "turno", "newturn": "turno",
-    "deshacer": "deshacer", "undo": "deshacer",
-    "rehacer": "rehacer", "redo": "rehacer",
-    "estado": "estado", "cond": "estado",
-    "dano": "dano", "damage": "dano",
-    "cambiar": "cambiar", "swap": "cambiar",
-    "nombre": "nombre", "title": "nombre",
-}
-
-#: Keywords that follow a combatant's name.
-ACTIONS = {
-    "gasta": "gasta", "spend": "gasta",
-    "retrasa": "retrasa", "hold": "retrasa",
-    "actua": "actua", "act": "actua",
-    "espera": "espera", "wait": "espera",
-    "interrumpe": "interrumpe", "trigger": "interrumpe",
-    "fin": "fin", "done": "fin",
-}
 
 ADD_KEYS = {
     "ac": "ac", "ini": "ini", "agi": "agi", "agilidad": "agi",
@@ -65,6 +38,7 @@ USAGE = {
     "estado": "estado NOMBRE +ESTADO | -ESTADO",
     "dano": "dano NOMBRE N [rd=N] [fatiga]",
     "cambiar": "cambiar NOMBRE NOMBRE",
+    "blancos": "blancos NOMBRE N",
 }
 
 
@@ -90,7 +64,7 @@ def number(token: str, what: str) -> int:
 
 def take_name(fight: Fight, tokens: list[str]) -> tuple[Combatant, list[str]]:
     """The combatant named at the start of `tokens`, and the tokens after its name."""
-    if not tokens:
+    if not tokens or not tokens[0].strip():
         raise Refusal("Falta el nombre de un combatiente")
     for size in range(len(tokens), 0, -1):
         candidate = fold(" ".join(tokens[:size]))
@@ -166,6 +140,12 @@ def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
         second, rest = take_name(fight, rest)
         _no_more(rest, USAGE["cambiar"])
         return cmd.Swap(first.name, second.name)
+    if keyword == "blancos":
+        if len(rest) < 2:
+            raise Refusal(f"Se usa «{USAGE['blancos']}»")
+        combatant, tail = take_name(fight, rest[:-1])
+        _no_more(tail, USAGE["blancos"])
+        return cmd.Targets(combatant.name, number(rest[-1], "Blancos adicionales"))
     if keyword == "nombre":
         if not rest:
             raise Refusal("«nombre» necesita el nombre del combate")

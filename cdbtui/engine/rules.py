@@ -33,13 +33,6 @@ from .model import (
 )
 from .text import fold, slug
 
-#: Words a combatant may not be named, or the parser could not tell them apart.
-RESERVED = frozenset(
-    "alta add baja remove momento start tirar roll sorpresa surprise empezar begin"
-    " siguiente next turno newturn deshacer undo rehacer redo estado cond dano damage"
-    " cambiar swap nombre title juntos together".split()
-)
-
 # ---------------------------------------------------------------- queries
 
 
@@ -325,8 +318,9 @@ def _add(fight: Fight, command: cmd.Add) -> Fight:
     name = command.name.strip()
     if not name:
         raise Refusal("Falta el nombre del combatiente")
-    if fold(name) in RESERVED or fold(name).split()[0] in RESERVED:
-        raise Refusal(f"«{name}» es una palabra de órdenes: elige otro nombre")
+    clash = next((w for w in fold(name).split() if w in cmd.RESERVED), None)
+    if clash is not None:
+        raise Refusal(f"«{name}» contiene «{clash}», una palabra de órdenes: elige otro nombre")
     if fight.find(name) is not None:
         raise Refusal(f"Ya hay un combatiente llamado «{fight.find(name).name}»")
     if not 1 <= command.ac <= 99:
@@ -404,6 +398,8 @@ def _roll(fight: Fight, command: cmd.Roll) -> Fight:
             _check_start_allowed(fight, c)
     else:
         who = [c for c in fight.combatants if c.start is None]
+        if not fight.combatants:
+            raise Refusal("No hay combatientes: añade alguno con «alta NOMBRE ac=N»")
         if not who:
             raise Refusal("Todos tienen ya momento inicial: nombra a quién tirar")
     if command.together:
@@ -709,6 +705,17 @@ def _swap(fight: Fight, command: cmd.Swap) -> Fight:
     return evolve(fight, combatants=tuple(roster)).note(f"El DJ cambia el orden de {a.name} y {b.name}")
 
 
+def _targets(fight: Fight, command: cmd.Targets) -> Fight:
+    _require_started(fight)
+    c = _get(fight, command.name)
+    if not 0 <= command.extra <= 20:
+        raise Refusal(f"Blancos adicionales entre 0 y 20 (pedido: {command.extra})")
+    c = evolve(c, extra_targets=command.extra)
+    return fight.replace(c).note(
+        f"{c.name}: {command.extra} blanco(s) adicional(es) este turno → −{command.extra} a todo"
+    )
+
+
 def _rename(fight: Fight, command: cmd.Rename) -> Fight:
     title = command.title.strip()
     if not title:
@@ -734,6 +741,7 @@ _HANDLERS: dict[type, Callable[[Fight, object], Fight]] = {
     cmd.Condition: _condition,
     cmd.Damage: _damage,
     cmd.Swap: _swap,
+    cmd.Targets: _targets,
     cmd.Rename: _rename,
 }
 
