@@ -115,11 +115,7 @@ def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
         _no_more(rest, USAGE["baja"])
         return cmd.Remove(combatant.name)
     if keyword == "momento":
-        if len(rest) < 2:
-            raise Refusal(f"Se usa «{USAGE['momento']}»")
-        combatant, tail = take_name(fight, rest[:-1])
-        _no_more(tail, USAGE["momento"])
-        return cmd.SetStart(combatant.name, number(rest[-1], "Momento inicial"))
+        return cmd.SetStart(*_name_and_number(fight, rest, "momento", "Momento inicial"))
     if keyword == "tirar":
         together = bool(rest) and fold(rest[0]) in ("juntos", "together", "grupo", "group")
         if together:
@@ -141,16 +137,21 @@ def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
         _no_more(rest, USAGE["cambiar"])
         return cmd.Swap(first.name, second.name)
     if keyword == "blancos":
-        if len(rest) < 2:
-            raise Refusal(f"Se usa «{USAGE['blancos']}»")
-        combatant, tail = take_name(fight, rest[:-1])
-        _no_more(tail, USAGE["blancos"])
-        return cmd.Targets(combatant.name, number(rest[-1], "Blancos adicionales"))
+        return cmd.Targets(*_name_and_number(fight, rest, "blancos", "Blancos adicionales"))
     if keyword == "nombre":
         if not rest:
             raise Refusal("«nombre» necesita el nombre del combate")
         return cmd.Rename(" ".join(rest))
     raise AssertionError(keyword)  # pragma: no cover - every keyword is handled above
+
+
+def _name_and_number(fight: Fight, tokens: list[str], keyword: str, what: str) -> tuple[str, int]:
+    """`NOMBRE N`: a combatant's name (possibly several words) and a number last."""
+    if len(tokens) < 2:
+        raise Refusal(f"Se usa «{USAGE[keyword]}»")
+    combatant, tail = take_name(fight, tokens[:-1])
+    _no_more(tail, USAGE[keyword])
+    return combatant.name, number(tokens[-1], what)
 
 
 def _parse_add(tokens: list[str]) -> cmd.Add:
