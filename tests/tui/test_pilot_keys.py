@@ -24,6 +24,9 @@ async def test_sheet_shows_moments_names_and_marks(make_app):
             assert name in text
         assert "▸   7 │ ▶Mike 7" in text
         assert "Mom │" in text
+        assert "T1 · — Turno 1 —" in text  # the log, newest last
+        await keys(pilot, "3")
+        assert "Mike: Otra acción (3 AC) → momento 4" in screen_text(app)
 
 
 async def test_digits_spend_ac_on_a_free_action(make_app):

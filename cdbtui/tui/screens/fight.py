@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -17,7 +17,7 @@ from ...engine.commands import quote
 from ...engine.model import Fight, Status
 from ...view import status_line
 from ..widgets.fightlog import FightLog
-from ..widgets.panel import SidePanel
+from ..widgets.panel import SidePanel, legend_markup
 from ..widgets.sheet import SheetView
 
 #: (keys, action, description in the footer, key shown or None to hide) — the DJ's keys.
@@ -52,11 +52,15 @@ class FightScreen(Screen):
         for keys, action, description, shown in KEYS
     ]
 
+    _binding_signature: tuple = ()
+
     def compose(self) -> ComposeResult:
         yield Static("", id="fight-header")
         with Horizontal(id="main"):
             yield SheetView(id="sheet")
-            yield SidePanel(id="panel")
+            with Vertical(id="side"):
+                yield SidePanel(id="panel")
+                yield Static(legend_markup(), id="legend")
         yield FightLog(id="log")
         yield Footer()
 
@@ -69,17 +73,31 @@ class FightScreen(Screen):
 
     def show(self, fight: Fight | None, selected: str | None) -> None:
         self.query_one("#fight-header", Static).update(
-            status_line(fight) if fight is not None else "Sin combate abierto"
+            status_line(fight) if fight is not None else "Sin combate abierto", layout=False
         )
         self.query_one(SheetView).show(fight, selected)
         self.query_one(SidePanel).show(fight, selected)
         self.query_one(FightLog).show(fight.log if fight is not None else ())
-        self.refresh_bindings()
+        self._refresh_bindings_if_changed()
 
     def show_selection(self, fight: Fight | None, selected: str | None) -> None:
         self.query_one(SheetView).select(selected)
         self.query_one(SidePanel).show(fight, selected)
-        self.refresh_bindings()
+        self._refresh_bindings_if_changed()
+
+    def _refresh_bindings_if_changed(self) -> None:
+        """Refresh the Footer only when the set of keys that apply changes.
+
+        A footer refresh rebuilds its key widgets, which costs more than the rest of
+        a keypress; most commands leave the same keys applicable.
+        """
+        signature = tuple(
+            self.check_action(action, ()) for action in
+            ("maneuver", "spend", "react", "hold", "done", "next", "new_turn", "move")
+        )
+        if signature != self._binding_signature:
+            self._binding_signature = signature
+            self.refresh_bindings()
 
     def on_sheet_view_clicked(self, message: SheetView.Clicked) -> None:
         self.app.select(message.name)
@@ -91,10 +109,6 @@ class FightScreen(Screen):
         if action in ("help", "command_line", "add", "initiative", "undo", "redo", "move"):
             if fight is None and action not in ("help",):
                 return None
-            if action == "undo":
-                return True if self.app.session.can_undo else None
-            if action == "redo":
-                return True if self.app.session.can_redo else None
             return True
         if fight is None or not fight.started:
             return None

@@ -39,8 +39,8 @@ COMMANDS_HELP = """\
 
 def help_markdown() -> str:
     """The help text, built from the same tables the sheet and the engine use."""
-    keys = "\n".join(f"- `{k}` {v}" for k, v in KEYS_HELP)
-    marks = "\n".join(f"- `{k}` {v}" for k, v in LEGEND)
+    keys = "\n".join(f"- `{k}` — {v}" for k, v in KEYS_HELP)
+    marks = "\n".join(f"- `{k}` — {v}" for k, v in LEGEND)
     decisions = "\n".join(f"- **{k}**: {v}" for k, v in DECISIONS)
     return (
         "# Ayuda\n\n## Teclas\n\n" + keys

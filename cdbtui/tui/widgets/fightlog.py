@@ -1,31 +1,59 @@
-"""The fight's log, newest last: a Textual `Log` kept in step with `Fight.log`."""
+"""The fight's log, newest last: a small Line API widget kept in step with `Fight.log`.
+
+Its virtual height is fixed (the last KEEP entries, padded at the top), so a new
+entry repaints the log without a layout of the whole screen; it scrolls back
+with the usual keys and the mouse wheel.  Long lines are cut with an ellipsis.
+"""
 
 from __future__ import annotations
 
-from textual.widgets import Log
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from rich.segment import Segment
 
 from ...engine.model import LogEntry
+from ...view import fit
 
-KEEP = 500  # lines shown; the save keeps them all
+KEEP = 200  # entries shown; the save keeps them all
 
 
-class FightLog(Log):
-    """Appends only what is new; an undo (a shorter or different log) rewrites it."""
+class FightLog(ScrollView, can_focus=True):
+    """Attributes down: `show(entries)`; it never changes the fight."""
+
+    COMPONENT_CLASSES = {"fightlog--warning"}
 
     def __init__(self, **kwargs) -> None:
-        super().__init__(max_lines=KEEP, **kwargs)
+        super().__init__(**kwargs)
         self._shown: tuple[LogEntry, ...] = ()
+        self._lines: list[LogEntry | None] = [None] * KEEP
+        self.virtual_size = Size(0, KEEP)
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._follow)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._follow)
+
+    def _follow(self) -> None:
+        self.scroll_end(animate=False, immediate=True)
 
     def show(self, entries: tuple[LogEntry, ...]) -> None:
-        old = self._shown
-        if entries is old:
+        if entries is self._shown:
             return
-        if len(entries) >= len(old) and (not old or entries[len(old) - 1] is old[-1]
-                                         or entries[: len(old)] == old):
-            new = entries[len(old):]
-        else:
-            self.clear()
-            new = entries[-KEEP:]
         self._shown = entries
-        if new:
-            self.write_lines([str(entry) for entry in new[-KEEP:]])
+        tail = list(entries[-KEEP:])
+        self._lines = [None] * (KEEP - len(tail)) + tail
+        self.refresh()
+        self.call_after_refresh(self._follow)  # newest last, always in view
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        index = self.scroll_offset.y + y
+        entry = self._lines[index] if 0 <= index < len(self._lines) else None
+        style = self.rich_style
+        if entry is None:
+            return Strip.blank(width, style)
+        if entry.warning:
+            style += self.get_component_rich_style("fightlog--warning", partial=True)
+        return Strip([Segment(fit(str(entry), width), style)], width)

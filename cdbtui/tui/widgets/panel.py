@@ -23,11 +23,13 @@ ROLE_MARKUP = {
 class SidePanel(Static):
     """Attributes down: `show(fight, name)` repaints it; it never changes the fight."""
 
+    _text = ""
+
     def show(self, fight: Fight | None, name: str | None) -> None:
         combatant = fight.find(name) if fight is not None and name else None
         if combatant is None:
             self.border_title = "Sin selección"
-            self.update("Nadie seleccionado.\n\n«a» añade un combatiente.")
+            self.update("Nadie seleccionado.\n\n«a» añade un combatiente.", layout=False)
             return
         side = combatant.side.upper() if combatant.side in ("pj", "pnj") else combatant.side
         self.border_title = f"{combatant.name} · {side}"
@@ -38,8 +40,15 @@ class SidePanel(Static):
             if style:
                 value = f"[{style}]{value}[/]"
             lines.append(f"[$text-muted]{row.label:<10}[/] {value}")
-        lines.append("")
-        lines.append("[$text-muted]Leyenda[/]")
-        for mark, meaning in LEGEND[1:]:
-            lines.append(f"[$text-muted]{escape(mark):<4} {escape(meaning)}[/]")
-        self.update(Content.from_markup("\n".join(lines)))
+        text = "\n".join(lines)
+        if text != self._text:  # fixed size: no layout, and no repaint when unchanged
+            self._text = text
+            self.update(Content.from_markup(text), layout=False)
+
+
+def legend_markup() -> str:
+    """The legend of the sheet's marks, shown under the panel (it never changes)."""
+    lines = ["[b]Leyenda[/b]"]
+    for mark, meaning in LEGEND[1:]:
+        lines.append(f"[$accent]{escape(mark):<4}[/] [$text-muted]{escape(meaning)}[/]")
+    return "\n".join(lines)

@@ -14,7 +14,7 @@ from bisect import bisect_right
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -62,11 +62,18 @@ class SheetView(ScrollView, can_focus=True):
         self.selected: str | None = None
         self._offsets: list[int] = []  # x of each column inside the scrolled area
         self._cache: dict[tuple, Strip] = {}
+        self._signatures: list[tuple] = []
+        self._styles: dict[str, Style] = {}
 
     # ------------------------------------------------------------ state in
 
     def show(self, fight: Fight | None, selected: str | None) -> None:
-        """Paint `fight` with `selected` highlighted (None: an empty sheet)."""
+        """Paint `fight` with `selected` highlighted (None: an empty sheet).
+
+        Only the lines whose cells changed are repainted: a command usually moves
+        one or two markers, the current row and the ▶, not the whole grid.
+        """
+        old_rows = self._signatures
         self.sheet = (
             build_sheet(fight, for_players=self.for_players) if fight is not None
             else Sheet((), None, (), ())
@@ -76,18 +83,60 @@ class SheetView(ScrollView, can_focus=True):
         for column in self.sheet.columns:
             offsets.append(x)
             x += column.width + self.gap
+        same_columns = offsets == self._offsets
         self._offsets = offsets
-        self._cache.clear()
-        self.virtual_size = Size(GUTTER + x, 1 + max(1, len(self.sheet.moments)))
-        self.refresh()
+        self._signatures = self._row_signatures()
+        size = Size(GUTTER + x, 1 + max(1, len(self.sheet.moments)))
+        if size != self.virtual_size:
+            self.virtual_size = size
+        if not same_columns or len(old_rows) != len(self._signatures):
+            self._cache.clear()
+            self.refresh()
+        else:
+            self._refresh_changed(old_rows)
         self.call_after_refresh(self._keep_in_view)
 
     def select(self, selected: str | None) -> None:
         """Move only the selection (no new sheet)."""
+        old_rows = self._signatures
         self.selected = selected
-        self._cache.clear()
-        self.refresh()
+        self._signatures = self._row_signatures()
+        self._refresh_changed(old_rows)
         self._keep_in_view()
+
+    def _row_signatures(self) -> list[tuple]:
+        """What each line shows, the header first: equal signatures paint equal lines."""
+        columns = self.sheet.columns
+        selected = self.selected
+        header = tuple((c.name, c.acting, c.status, c.name == selected) for c in columns)
+        rows = [("header", self.sheet.current is None, header)]
+        for index, moment in enumerate(self.sheet.moments):
+            cells = tuple(
+                (c.cells[index].text, c.cells[index].role, c.acting, c.in_queue, c.status,
+                 c.name == selected and c.cells[index].role != "empty")
+                for c in columns
+            )
+            rows.append((moment, moment == self.sheet.current, cells))
+        return rows
+
+    def _refresh_changed(self, old_rows: list[tuple]) -> None:
+        """Drop the cached strips of the lines that changed and repaint only those."""
+        new_rows = self._signatures
+        if len(old_rows) != len(new_rows):
+            self._cache.clear()
+            self.refresh()
+            return
+        width = self.size.width
+        scroll_y = round(self.scroll_y)
+        for line, (old, new) in enumerate(zip(old_rows, new_rows)):
+            if old == new:
+                continue
+            row = line - 1
+            for key in [k for k in self._cache if k[0] == row]:
+                del self._cache[key]
+            y = 0 if row < 0 else row - scroll_y + 1
+            if 0 <= y < self.size.height:
+                self.refresh(Region(0, y, width, 1))
 
     def _keep_in_view(self) -> None:
         """Scroll so the selected column and the current moment are visible."""
@@ -112,8 +161,17 @@ class SheetView(ScrollView, can_focus=True):
 
     # ------------------------------------------------------------ painting
 
-    def _style(self, *names: str) -> Style:
-        return self.get_component_rich_style(*names, partial=True)
+    def notify_style_update(self) -> None:
+        """A new theme or stylesheet: every cached strip has old colours."""
+        self._cache.clear()
+        self._styles.clear()
+        super().notify_style_update()
+
+    def _style(self, name: str) -> Style:
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = self.get_component_rich_style(name, partial=True)
+        return style
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
@@ -173,13 +231,15 @@ class SheetView(ScrollView, can_focus=True):
         return list(strip.crop(skip, skip + area)) if skip else segments
 
     def _column_style(self, column: Column, row_style: Style, *, blank: bool = False) -> Style:
+        """The selected column is highlighted where it has something (its line)."""
         style = row_style
         if column.name == self.selected and not blank:
             style += self._style("sheet--selected")
         return style
 
     def _cell(self, column: Column, row: int, row_style: Style) -> tuple[str, Style]:
-        style = self._column_style(column, row_style)
+        empty = row >= 0 and column.cells[row].role == "empty"
+        style = self._column_style(column, row_style, blank=empty)
         side = self._style("sheet--pj" if column.pc else "sheet--pnj")
         if row < 0:
             style += self._style("sheet--header") + side

@@ -1,0 +1,75 @@
+"""Smoke test of the real app in a real terminal: tmux runs `python -m cdbtui open`,
+we send keys and read the pane with capture-pane.
+
+tmux is required: without it this test fails with a clear message (it does not skip).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+from cdbtui.store import load
+from conftest import demo_lines
+
+TMUX = shutil.which("tmux") or ("/usr/bin/tmux" if Path("/usr/bin/tmux").exists() else None)
+ROOT = Path(__file__).parents[2]
+
+
+def tmux(*args: str) -> str:
+    result = subprocess.run([TMUX, *args], capture_output=True, text=True, timeout=10)
+    assert result.returncode == 0, f"tmux {' '.join(args)}: {result.stderr}"
+    return result.stdout
+
+
+def wait_for(session: str, text: str, timeout: float = 15.0) -> str:
+    deadline = time.monotonic() + timeout
+    pane = ""
+    while time.monotonic() < deadline:
+        pane = tmux("capture-pane", "-p", "-t", session)
+        if text in pane:
+            return pane
+        time.sleep(0.1)
+    raise AssertionError(f"«{text}» never appeared on screen; the pane shows:\n{pane}")
+
+
+def test_the_real_app_draws_the_sheet_and_a_key_moves_a_marker(save_from):
+    assert TMUX is not None, (
+        "tmux is not installed: the TUI smoke test needs it (apt-get install tmux)"
+    )
+    path = save_from(demo_lines(), "smoke")
+    session = f"cdbtui-smoke-{uuid.uuid4().hex[:8]}"
+    env = {**os.environ, "TERM": "xterm-256color", "TEXTUAL_ANIMATIONS": "none"}
+    command = f"cd {ROOT} && {sys.executable} -m cdbtui open {path}"
+    subprocess.run(
+        [TMUX, "new-session", "-d", "-s", session, "-x", "100", "-y", "30", command],
+        check=True, env=env, timeout=10,
+    )
+    try:
+        pane = wait_for(session, "Actúa: Mike")
+        assert "Mom │" in pane
+        for name in ("Mike", "Sven", "Soldado 1", "Soldado 2"):
+            assert name in pane
+        for moment in ("7 │", "6 │", "5 │", "4 │"):
+            assert moment in pane
+        assert "▶Mike 7" in pane
+        tmux("send-keys", "-t", session, "3")          # Mike spends 3 AC
+        pane = wait_for(session, "● 4")
+        assert "Actúa: Soldado 1" in pane
+        assert load(path).fight.find("Mike").marker == 4  # autosaved
+        tmux("send-keys", "-t", session, "q")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            alive = subprocess.run([TMUX, "has-session", "-t", session], capture_output=True)
+            if alive.returncode != 0:
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError("the app did not quit on q")
+    finally:
+        subprocess.run([TMUX, "kill-session", "-t", session], capture_output=True)
