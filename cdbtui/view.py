@@ -8,6 +8,8 @@ COMMANDS.md.  The player view uses the same functions with `for_players=True`.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from attrs import frozen
 
 from .engine.catalog import RULES_ES, VARIABLE_ES, catalog
@@ -78,7 +80,11 @@ def column_order(fight: Fight, combatants: tuple[Combatant, ...]) -> list[Combat
     return sorted(placed, key=lambda c: (-c.start, -c.agi, -c.ate, -c.skill, roster[c.key]))
 
 
+@lru_cache(maxsize=4096)
 def _cells(c: Combatant, moments: tuple[int, ...], head: bool, secret: bool) -> tuple[Cell, ...]:
+    """A combatant's column, row by row.  Cached by value: a command changes few
+    combatants, so most columns come back as the very same tuple (the sheet widget
+    then skips them by identity)."""
     assert c.start is not None
     marker = c.marker if c.marker is not None else c.start
     ticks = {stop.moment: stop.ac for stop in c.stops}

@@ -104,7 +104,7 @@ class Track:
         return 0 if category is None else TRACK_PENALTIES[category]
 
 
-@frozen
+@frozen(cache_hash=True)
 class Combatant:
     """One column of the sheet: a character's sheet data and its place in the countdown."""
 

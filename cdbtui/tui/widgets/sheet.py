@@ -25,6 +25,43 @@ from ...view import Column, Sheet, build_sheet, fit
 GUTTER = 8  # "▸  -1 │ "
 
 
+def _drawn(column: Column) -> set[int]:
+    """Rows where a column has something drawn (its flags colour only those)."""
+    return {row for row, cell in enumerate(column.cells) if cell.role != "empty"}
+
+
+def changed_lines(
+    old: Sheet, old_selected: str | None, new: Sheet, new_selected: str | None
+) -> set[int] | None:
+    """The lines (row index; -1 the header) that paint differently, or None for all.
+
+    Compared column by column: `view.build_sheet` reuses the cells of a combatant
+    that did not change, so most columns are skipped by identity.
+    """
+    if old.moments != new.moments or [(c.name, c.width) for c in old.columns] != [
+        (c.name, c.width) for c in new.columns
+    ]:
+        return None
+    lines: set[int] = set()
+    if old.current != new.current:
+        for moment in (old.current, new.current):
+            if moment in new.moments:
+                lines.add(new.moments.index(moment))
+    for before, after in zip(old.columns, new.columns):
+        flags_before = (before.acting, before.in_queue, before.status, before.pc,
+                        before.name == old_selected)
+        flags_after = (after.acting, after.in_queue, after.status, after.pc,
+                       after.name == new_selected)
+        if flags_before != flags_after:
+            lines.add(-1)
+            lines |= _drawn(before) | _drawn(after)
+        elif before.cells is not after.cells:
+            lines |= {
+                row for row, (a, b) in enumerate(zip(before.cells, after.cells)) if a != b
+            }
+    return lines
+
+
 class SheetView(ScrollView, can_focus=True):
     """The grid of moments × combatants, painted line by line."""
 
@@ -62,7 +99,6 @@ class SheetView(ScrollView, can_focus=True):
         self.selected: str | None = None
         self._offsets: list[int] = []  # x of each column inside the scrolled area
         self._cache: dict[tuple, Strip] = {}
-        self._signatures: list[tuple] = []
         self._styles: dict[str, Style] = {}
 
     # ------------------------------------------------------------ state in
@@ -73,7 +109,7 @@ class SheetView(ScrollView, can_focus=True):
         Only the lines whose cells changed are repainted: a command usually moves
         one or two markers, the current row and the ▶, not the whole grid.
         """
-        old_rows = self._signatures
+        old_sheet, old_selected = self.sheet, self.selected
         self.sheet = (
             build_sheet(fight, for_players=self.for_players) if fight is not None
             else Sheet((), None, (), ())
@@ -83,57 +119,32 @@ class SheetView(ScrollView, can_focus=True):
         for column in self.sheet.columns:
             offsets.append(x)
             x += column.width + self.gap
-        same_columns = offsets == self._offsets
         self._offsets = offsets
-        self._signatures = self._row_signatures()
         size = Size(GUTTER + x, 1 + max(1, len(self.sheet.moments)))
         if size != self.virtual_size:
             self.virtual_size = size
-        if not same_columns or len(old_rows) != len(self._signatures):
-            self._cache.clear()
-            self.refresh()
-        else:
-            self._refresh_changed(old_rows)
+        self._repaint(changed_lines(old_sheet, old_selected, self.sheet, selected))
         self.call_after_refresh(self._keep_in_view)
 
     def select(self, selected: str | None) -> None:
         """Move only the selection (no new sheet)."""
-        old_rows = self._signatures
-        self.selected = selected
-        self._signatures = self._row_signatures()
-        self._refresh_changed(old_rows)
+        old_selected, self.selected = self.selected, selected
+        self._repaint(changed_lines(self.sheet, old_selected, self.sheet, selected))
         self._keep_in_view()
 
-    def _row_signatures(self) -> list[tuple]:
-        """What each line shows, the header first: equal signatures paint equal lines."""
-        columns = self.sheet.columns
-        selected = self.selected
-        header = tuple((c.name, c.acting, c.status, c.name == selected) for c in columns)
-        rows = [("header", self.sheet.current is None, header)]
-        for index, moment in enumerate(self.sheet.moments):
-            cells = tuple(
-                (c.cells[index].text, c.cells[index].role, c.acting, c.in_queue, c.status,
-                 c.name == selected and c.cells[index].role != "empty")
-                for c in columns
-            )
-            rows.append((moment, moment == self.sheet.current, cells))
-        return rows
-
-    def _refresh_changed(self, old_rows: list[tuple]) -> None:
-        """Drop the cached strips of the lines that changed and repaint only those."""
-        new_rows = self._signatures
-        if len(old_rows) != len(new_rows):
+    def _repaint(self, lines: set[int] | None) -> None:
+        """Drop the cached strips of `lines` (-1: the header; None: all) and repaint them."""
+        if lines is None:
             self._cache.clear()
             self.refresh()
             return
+        if not lines:
+            return
+        for key in [k for k in self._cache if k[0] in lines]:
+            del self._cache[key]
         width = self.size.width
         scroll_y = round(self.scroll_y)
-        for line, (old, new) in enumerate(zip(old_rows, new_rows)):
-            if old == new:
-                continue
-            row = line - 1
-            for key in [k for k in self._cache if k[0] == row]:
-                del self._cache[key]
+        for row in lines:
             y = 0 if row < 0 else row - scroll_y + 1
             if 0 <= y < self.size.height:
                 self.refresh(Region(0, y, width, 1))
