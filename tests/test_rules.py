@@ -640,3 +640,15 @@ def test_a_name_with_a_command_word_is_refused(session):
     with pytest.raises(Refusal, match="palabra de órdenes"):
         s.execute('alta "Mike fin" ac=3')
     assert [c.name for c in s.fight.combatants] == ["Mike"]
+
+
+def test_a_dodge_before_completing_a_carried_maneuver_is_a_caution(session):
+    s = session("alta A ac=3", "alta B ac=3", "momento A 9", "momento B 5", "empezar",
+                "a gasta 3", "b gasta 1", "b disparar-armas-largas", "turno")
+    b = s.fight.find("B")
+    assert b.carried is not None and s.fight.moment == 9
+    before = s.fight
+    cautions = s.cautions("b esquivar")
+    assert len(cautions) == 1 and "abandona" in cautions[0]
+    assert s.fight is before and s.lines[-1] == "turno"  # nothing ran
+    assert s.cautions("b zzz") == []  # a refused line: the refusal comes when it runs

@@ -18,6 +18,10 @@ from .parser import parse
 from .rules import apply, new_fight
 
 
+#: Commands whose warnings are the DJ's choice to confirm (not consequences like damage).
+CAUTIOUS = (cmd.Perform, cmd.Trigger, cmd.Done)
+
+
 @define
 class Outcome:
     """What a command line did: the fight after it and a one-line summary."""
@@ -89,6 +93,22 @@ class Session:
         if isinstance(command, cmd.Redo):
             return self.redo()
         return self.run(command)
+
+    def cautions(self, line: str) -> list[str]:
+        """Warnings the DJ should confirm before `line` runs, without running it.
+
+        A maneuver that abandons a carried one (RULES.md §3: "the UI warns before
+        confirming") or a surprised combatant attacking blind.  A line that would be
+        refused has no cautions: running it gives the refusal.
+        """
+        try:
+            command = parse(line, self.fight)
+            if not isinstance(command, CAUTIOUS):
+                return []
+            after = apply(self.fight, command)
+        except Refusal:
+            return []
+        return [entry.text for entry in after.log[len(self.fight.log):] if entry.warning]
 
     def run(self, command: cmd.Command) -> Outcome:
         fight = apply(self.fight, command)

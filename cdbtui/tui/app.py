@@ -85,10 +85,19 @@ class CdbApp(App[int]):
 
     # ------------------------------------------------------------ the funnel
 
-    def run_line(self, line: str) -> bool:
-        """Run one command line through the session; save; push the new state down."""
+    def run_line(self, line: str, *, confirmed: bool = False) -> bool:
+        """Run one command line through the session; save; push the new state down.
+
+        A line the engine warns about (abandoning a carried maneuver, attacking while
+        surprised) asks the DJ first; it then runs only on «sí».
+        """
         began = time.perf_counter()
         before = self.session.fight
+        if not confirmed:
+            cautions = self.session.cautions(line)
+            if cautions:
+                self._confirm_line(line, cautions)
+                return False
         try:
             outcome = self.session.execute(line)
         except Refusal as refusal:
@@ -157,6 +166,15 @@ class CdbApp(App[int]):
         self.selected = names[(names.index(self.selected) + step) % len(names)]
 
     # ------------------------------------------------------------ dialogs
+
+    def _confirm_line(self, line: str, cautions: list[str]) -> None:
+        from .screens.confirm import Confirm
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.run_line(line, confirmed=True)
+
+        self.push_screen(Confirm("\n".join(cautions), f"¿Seguir con «{line}»?"), answer)
 
     def _propose_new_turn(self, fight: Fight) -> None:
         from .screens.confirm import Confirm

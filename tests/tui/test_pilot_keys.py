@@ -206,3 +206,24 @@ async def test_click_selects_a_column(make_app):
         await pilot.click(sheet, offset=(1 + 8 + 9 + 14 + 2, 3))
         await pilot.pause()
         assert app.selected == "Sven"
+
+
+async def test_abandoning_a_carried_maneuver_asks_first(make_app):
+    from conftest import EXAMPLE_TURN_1, demo_lines
+    from cdbtui.tui.screens.confirm import Confirm
+
+    app = make_app([*demo_lines(), *EXAMPLE_TURN_1, "turno"])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.fight.find("Sven").carried is not None  # completes at 5; now it is 6
+        app.select("Sven")
+        await keys(pilot, "e")
+        assert isinstance(app.screen, Confirm)
+        assert "abandona" in app.screen.statement
+        await keys(pilot, "n")
+        sven = app.fight.find("Sven")
+        assert sven.carried is not None and sven.ac == 5  # «no» changed nothing
+        app.select("Sven")
+        await keys(pilot, "e", "enter")
+        sven = app.fight.find("Sven")
+        assert sven.carried is None and sven.ac == 4 and "Esquivar" in sven.maneuvers

@@ -24,7 +24,7 @@ class Confirm(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box", classes="dialog"):
-            yield Static(self.statement)
+            yield Static(self.statement, markup=False)
             yield Static(self.question, classes="question")
             yield Static("⏎ sí · Esc no", classes="hint")
         yield Footer()
