@@ -302,6 +302,18 @@ DECISIONS = (
                                 "se aplica ya a las AC que quedan."),
     ("Iniciativa", "se tira una vez por combate (1d6 + INI); el DJ puede escribir el total."),
     ("Walküre", "las AC no se calculan: siempre se escriben."),
+    ("La cuenta avanza sola", "cuando no queda nadie en la cola del momento, salta al marcador más "
+                              "alto de quien aún puede actuar (quien retrasa lo sigue; quien espera "
+                              "paga 1 AC por momento). Con solo retrasos y esperas, «siguiente» baja de uno en uno."),
+    ("Orden de la cola", "se muestra y se registra, no se impone: cualquiera de la cola del momento "
+                         "puede actuar (los jugadores no siempre hablan en orden)."),
+    ("Pendiente y ataques", "la maniobra pendiente se completa sola al encabezar la cola en su "
+                            "momento inicial; un ataque cuenta (y gasta el Apuntar) al completarse."),
+    ("Apuntar", "+1 por turno sucesivo apuntando, hasta +3; un turno sin apuntar vuelve a +1. "
+                "Mover tras apuntar en el mismo turno se rechaza, como apuntar tras mover (salvo Puntería Zen)."),
+    ("Esperar y reaccionar", "reaccionar mientras se espera termina la espera; declinar abandona la pendiente."),
+    ("Llegar tarde", "quien se une con su momento inicial ya pasado actúa en el momento actual."),
+    ("Heridas", "casillas por categoría 3, 3, 2, 2, 1 si no se indican (vida=…); la tabla de Vigor no está en el libro base."),
 )
 
 
