@@ -57,13 +57,6 @@ def _table(obj: Any) -> dict[str, Any]:
     return table
 
 
-def fight_table(fight: Fight) -> dict[str, Any]:
-    table = {k: v for k, v in _table(fight).items() if k not in ("combatants", "log")}
-    table["combatants"] = [_table(c) for c in fight.combatants]
-    table["log"] = [_table(entry) for entry in fight.log]
-    return table
-
-
 @lru_cache(maxsize=1 << 16)
 def _chunk(header: str, obj: Any) -> str:
     """One `[[header]]` table as TOML text; sub-tables are nested under `header`.

@@ -166,25 +166,30 @@ def fit(text: str, width: int) -> str:
     return text.ljust(width)
 
 
+def countdown(fight: Fight, *, for_players: bool = False, whole_queue: bool = True,
+              over: str = "turno terminado") -> list[str]:
+    """["Turno 1", "Momento 5", "Actúa: Sven, luego Soldado 1"]: the parts every header shares."""
+    parts = [f"Turno {fight.turn}"]
+    if fight.moment is not None:
+        parts.append(f"Momento {fight.moment}")
+    if fight.turn_over:
+        parts.append(over)
+        return parts
+    names = [c.name for c in queue(fight) if not (for_players and c.hidden)]
+    if not names:
+        parts.append("nadie en este momento")
+    else:
+        tail = f", luego {', '.join(names[1:])}" if whole_queue and len(names) > 1 else ""
+        parts.append(f"Actúa: {names[0]}{tail}")
+    return parts
+
+
 def header(fight: Fight, *, for_players: bool = False) -> str:
     """"Nombre · CdB · Turno 1 · Momento 5 · Actúa: Sven, luego Soldado 1"."""
     parts = [fight.name, RULES_ES.get(fight.rules, fight.rules)]
     if not fight.started:
-        parts.append("preparación")
-        return " · ".join(parts)
-    parts.append(f"Turno {fight.turn}")
-    if fight.moment is not None:
-        parts.append(f"Momento {fight.moment}")
-    if fight.turn_over:
-        parts.append("turno terminado")
-    else:
-        names = [c.name for c in queue(fight) if not (for_players and c.hidden)]
-        if names:
-            tail = f", luego {', '.join(names[1:])}" if len(names) > 1 else ""
-            parts.append(f"Actúa: {names[0]}{tail}")
-        else:
-            parts.append("nadie en este momento")
-    return " · ".join(parts)
+        return " · ".join([*parts, "preparación"])
+    return " · ".join([*parts, *countdown(fight, for_players=for_players)])
 
 
 def sheet_lines(sheet: Sheet) -> list[str]:
@@ -432,35 +437,14 @@ def status_line(fight: Fight) -> str:
     name = f"{fight.name} ({RULES_ES.get(fight.rules, fight.rules)})"
     if not fight.started:
         return f"Preparación: «i» momentos iniciales, «a» añadir · {name}"
-    parts = [f"Turno {fight.turn}"]
-    if fight.moment is not None:
-        parts.append(f"Momento {fight.moment}")
-    if fight.turn_over:
-        parts.append("turno terminado: «t» turno nuevo")
-    else:
-        names = [c.name for c in queue(fight)]
-        if names:
-            tail = f", luego {', '.join(names[1:])}" if len(names) > 1 else ""
-            parts.append(f"Actúa: {names[0]}{tail}")
-        else:
-            parts.append("nadie en este momento")
-    parts.append(name)
-    return " · ".join(parts)
+    return " · ".join([*countdown(fight, over="turno terminado: «t» turno nuevo"), name])
 
 
 def player_headline(fight: Fight) -> str:
     """The big line of the player view: "Turno 2 · Momento 5 · Actúa: Sven"."""
     if not fight.started:
         return f"{fight.name} · preparación"
-    parts = [f"Turno {fight.turn}"]
-    if fight.moment is not None:
-        parts.append(f"Momento {fight.moment}")
-    if fight.turn_over:
-        parts.append("turno terminado")
-    else:
-        names = [c.name for c in queue(fight) if not c.hidden]
-        parts.append(f"Actúa: {names[0]}" if names else "nadie en este momento")
-    return " · ".join(parts)
+    return " · ".join(countdown(fight, for_players=True, whole_queue=False))
 
 
 def player_queue(fight: Fight) -> str:
