@@ -161,12 +161,24 @@ def load(path: Path) -> Session:
         raise SaveError(f"{path}: {error}") from None
 
 
+def _mode_for(path: Path) -> int:
+    """Keep an existing save's permissions; a new one gets the usual 0o666 & ~umask
+    (mkstemp's private 0o600 would hide the save from a player view run by others)."""
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Replace `path` with `text` so that a crash leaves the old or the new file whole."""
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
     handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
+        os.fchmod(handle, _mode_for(path))
         with os.fdopen(handle, "w", encoding="utf-8") as file:
             file.write(text)
             file.flush()

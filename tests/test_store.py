@@ -166,3 +166,20 @@ def test_awkward_names_survive_save_and_undo(session, tmp_path):
     loaded.redo()
     loaded.redo()
     assert loaded.fight == s.fight
+
+
+def test_saves_get_normal_permissions_and_keep_them(tmp_path):
+    import os
+    import stat
+
+    from cdbtui.engine.session import Session
+    from cdbtui.store import save
+
+    path = tmp_path / "permisos.toml"
+    save(path, Session.new())
+    mask = os.umask(0)
+    os.umask(mask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask
+    path.chmod(0o640)
+    save(path, Session.new())
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640

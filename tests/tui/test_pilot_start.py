@@ -89,3 +89,32 @@ async def test_player_view_hides_secrets_and_follows_the_save(save_from):
         await pilot.press("q")
         await pilot.pause()
     assert not app.is_running
+
+
+async def test_n_creates_a_new_empty_walkure_fight_and_opens_it(tmp_path):
+    saves = tmp_path / "saves"
+    app = CdbApp(None, saves_dir=saves)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "n")
+        await pilot.press(*"Asalto al tren")
+        await keys(pilot, "tab", "down", "space")  # the radio set: Walküre
+        await keys(pilot, "shift+tab", "enter")
+        assert app.path == saves / "asalto-al-tren.toml"
+        assert (app.fight.name, app.fight.rules, app.fight.turn) == ("Asalto al tren", "walkure", 0)
+        assert app.fight.combatants == ()
+        assert load(app.path).fight == app.fight
+        await keys(pilot, "a")  # the add form opens on the new fight
+        from cdbtui.tui.screens.add import AddForm
+        assert isinstance(app.screen, AddForm)
+
+
+async def test_a_new_fight_needs_a_name(tmp_path):
+    saves = tmp_path / "saves"
+    app = CdbApp(None, saves_dir=saves)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "n", "enter")
+        from cdbtui.tui.screens.newfight import NewFight
+        assert isinstance(app.screen, NewFight)
+        assert not saves.exists() or not list(saves.glob("*.toml"))

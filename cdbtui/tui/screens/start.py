@@ -7,6 +7,7 @@ and written to a new file in saves/ (never over an existing one).
 
 from __future__ import annotations
 
+import os
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
@@ -21,6 +22,7 @@ from textual.widgets.option_list import Option
 
 from ...engine.errors import Refusal
 from ...engine.session import Session
+from ...engine.text import slug
 from ...store import SaveError, create
 
 DEMO_NAME = "puerto"
@@ -40,14 +42,20 @@ def demo_lines() -> list[str]:
             if line.strip() and not line.strip().startswith("#")]
 
 
-def create_demo(folder: Path) -> Path:
-    """Write the demo fight to a new file in `folder`; never overwrites."""
+def free_path(folder: Path, stem: str) -> Path:
+    """`folder/stem.toml`, or `stem-2.toml`, `stem-3.toml`…: a file that does not exist."""
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{DEMO_NAME}.toml"
+    path = folder / f"{stem}.toml"
     number = 2
     while path.exists():
-        path = folder / f"{DEMO_NAME}-{number}.toml"
+        path = folder / f"{stem}-{number}.toml"
         number += 1
+    return path
+
+
+def create_demo(folder: Path) -> Path:
+    """Write the demo fight to a new file in `folder`; never overwrites."""
+    path = free_path(folder, DEMO_NAME)
     session = Session.new(DEMO_NAME, "cdb", 0)
     for line in demo_lines():
         session.execute(line)
@@ -55,10 +63,19 @@ def create_demo(folder: Path) -> Path:
     return path
 
 
+def create_fight(folder: Path, name: str, rules: str) -> Path:
+    """Write a new empty fight called `name`; the file is named after it, never reused."""
+    path = free_path(folder, slug(name) or "combate")
+    seed = int.from_bytes(os.urandom(4), "big")
+    create(path, Session.new(name, rules, seed))
+    return path
+
+
 class StartScreen(Screen[Path | None]):
     """Choose a fight to open; `d` opens the demo."""
 
     BINDINGS = [
+        Binding("n", "new", "combate nuevo"),
         Binding("d", "demo", "combate de ejemplo"),
         Binding("q,escape", "quit_app", "salir"),
     ]
@@ -78,13 +95,13 @@ class StartScreen(Screen[Path | None]):
                            id=str(p))
                     for p in self.saves
                 ], id="saves")
-                yield Static("⏎ abrir · d combate de ejemplo · q salir", classes="hint")
+                yield Static("⏎ abrir · n combate nuevo · d combate de ejemplo · q salir", classes="hint")
             else:
                 yield Static(
                     f"No hay partidas en {self.folder}/.\n\n"
                     "Pulsa [b]d[/b] para abrir el combate de ejemplo del libro:\n"
                     "Mike y Sven contra dos soldados en el puerto.\n\n"
-                    "Para crear otra: cdbtui new saves/NOMBRE.toml",
+                    "Pulsa [b]n[/b] para crear un combate nuevo, vacío.",
                     id="first-run",
                 )
         yield Footer()
@@ -100,6 +117,21 @@ class StartScreen(Screen[Path | None]):
             self.notify(f"No se pudo crear el ejemplo: {error}", severity="error")
             return
         self.dismiss(path)
+
+    def action_new(self) -> None:
+        from .newfight import NewFight
+
+        def created(answer: tuple[str, str] | None) -> None:
+            if answer is None:
+                return
+            try:
+                path = create_fight(self.folder, *answer)
+            except (SaveError, Refusal, OSError) as error:
+                self.notify(f"No se pudo crear el combate: {error}", severity="error")
+                return
+            self.dismiss(path)
+
+        self.app.push_screen(NewFight(), created)
 
     def action_quit_app(self) -> None:
         self.dismiss(None)

@@ -1,0 +1,43 @@
+"""A new, empty fight from the start screen: its name and its rules (CdB or Walküre).
+
+Returns (name, rules) or None; the start screen writes the save.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, RadioButton, RadioSet, Static
+
+
+class NewFight(ModalScreen[tuple[str, str] | None]):
+    """Asks the name of a new fight and its ruleset."""
+
+    BINDINGS = [Binding("escape", "cancel", "cancelar", key_display="esc")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="new-fight", classes="dialog"):
+            yield Static("Combate nuevo", classes="title")
+            yield Input(placeholder="nombre (p. ej. Emboscada en el puerto)", id="fight-name")
+            with RadioSet(id="fight-rules"):
+                yield RadioButton("CdB Engine", value=True, id="cdb")
+                yield RadioButton("Walküre", id="walkure")
+            yield Static("⏎ crear · Esc cancelar", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    def submit(self, event: Input.Submitted) -> None:
+        name = event.value.strip()
+        if not name:
+            self.notify("El combate necesita un nombre", severity="error")
+            return
+        pressed = self.query_one(RadioSet).pressed_button
+        self.dismiss((name, pressed.id if pressed is not None else "cdb"))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
