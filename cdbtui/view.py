@@ -170,7 +170,9 @@ def countdown(fight: Fight, *, for_players: bool = False, whole_queue: bool = Tr
               over: str = "turno terminado") -> list[str]:
     """["Turno 1", "Momento 5", "Actúa: Sven, luego Soldado 1"]: the parts every header shares."""
     parts = [f"Turno {fight.turn}"]
-    if fight.moment is not None:
+    if fight.quick:
+        parts.append("Iniciativa rápida")
+    elif fight.moment is not None:
         parts.append(f"Momento {fight.moment}")
     if fight.turn_over:
         parts.append(over)
@@ -247,6 +249,7 @@ def state_json(fight: Fight) -> dict:
         "turn": fight.turn,
         "moment": fight.moment if fight.started else None,
         "turn_over": fight.turn_over,
+        "quick": fight.quick,
         "queue": [c.name for c in queue(fight)],
         "combatants": [_combatant_json(c, fight) for c in fight.combatants],
         "log": [str(entry) for entry in fight.log],
@@ -318,6 +321,9 @@ DECISIONS = (
                 "Mover tras apuntar en el mismo turno se rechaza, como apuntar tras mover (salvo Puntería Zen)."),
     ("Esperar y reaccionar", "reaccionar mientras se espera termina la espera; declinar abandona la pendiente."),
     ("Llegar tarde", "quien se une con su momento inicial ya pasado actúa en el momento actual."),
+    ("Iniciativa Rápida", "«rapida si» (antes de empezar o con el turno terminado): sin momentos, cada uno "
+                          "actúa una vez por orden de iniciativa y gasta las AC que quiera; «siguiente» "
+                          "termina su actuación y guarda el resto para reaccionar. No se retrasa ni se espera."),
     ("Heridas", "casillas por categoría 3, 3, 2, 2, 1 si no se indican (vida=…); la tabla de Vigor no está en el libro base."),
 )
 

@@ -44,6 +44,8 @@ SPELLINGS = [
     ("cambiar Mike Sven", "swap Mike Sven", cmd.Swap("Mike", "Sven")),
     ("nombre La emboscada", "title La emboscada", cmd.Rename("La emboscada")),
     ("blancos Mike 2", "targets Mike 2", cmd.Targets("Mike", 2)),
+    ("rapida si", "quick on", cmd.Quick(True)),
+    ("rápida no", "quick off", cmd.Quick(False)),
 ]
 
 

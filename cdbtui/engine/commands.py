@@ -31,6 +31,7 @@ KEYWORDS = {
     "cambiar": "cambiar", "swap": "cambiar",
     "nombre": "nombre", "title": "nombre",
     "blancos": "blancos", "targets": "blancos",
+    "rapida": "rapida", "quick": "rapida",
 }
 
 #: Keywords that follow a combatant's name.
@@ -259,6 +260,16 @@ class Targets:
 
 
 @frozen
+class Quick:
+    """Switch Iniciativa Rápida on or off (RULES.md §3, Walküre's optional rule)."""
+
+    on: bool
+
+    def line(self) -> str:
+        return f"rapida {'si' if self.on else 'no'}"
+
+
+@frozen
 class Rename:
     """Rename the fight itself (shown in the header and the start screen)."""
 
@@ -282,5 +293,5 @@ class Redo:
 
 Command = (
     Add | Remove | SetStart | Roll | Surprise | Begin | Perform | Hold | Act | Wait
-    | Trigger | Done | Next | NewTurn | Condition | Damage | Swap | Targets | Rename
+    | Trigger | Done | Next | NewTurn | Condition | Damage | Swap | Targets | Quick | Rename
 )

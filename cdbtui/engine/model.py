@@ -218,6 +218,10 @@ class Fight:
     clock: int = 0
     combatants: tuple[Combatant, ...] = ()
     log: tuple[LogEntry, ...] = ()
+    #: Iniciativa Rápida (Walküre's optional rule): no moments, one go each in start order.
+    quick: bool = False
+    #: In Iniciativa Rápida, whose go it is (None between goes and once the turn is over).
+    actor: str | None = None
 
     def find(self, name: str) -> Combatant | None:
         key = name.casefold()
@@ -260,6 +264,8 @@ class Fight:
 
     @property
     def turn_over(self) -> bool:
-        return self.started and all(
-            c.status in (Status.DONE, Status.OUT) for c in self.in_play
-        )
+        if not self.started:
+            return False
+        if self.quick:  # everyone has had their go (some may keep AC to react)
+            return self.actor is None
+        return all(c.status in (Status.DONE, Status.OUT) for c in self.in_play)

@@ -29,6 +29,7 @@ ADD_KEYS = {
     "vida": "vida", "wounds": "vida",
 }
 ADD_FLAGS = {"oculto": "oculto", "hidden": "oculto", "privado": "privado", "private": "privado"}
+SWITCH = {"si": True, "on": True, "yes": True, "no": False, "off": False}
 SIDES = {"pj": "pj", "pc": "pj", "pnj": "pnj", "npc": "pnj"}
 
 USAGE = {
@@ -39,6 +40,7 @@ USAGE = {
     "dano": "dano NOMBRE N [rd=N] [fatiga]",
     "cambiar": "cambiar NOMBRE NOMBRE",
     "blancos": "blancos NOMBRE N",
+    "rapida": "rapida si|no",
 }
 
 
@@ -138,6 +140,10 @@ def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
         return cmd.Swap(first.name, second.name)
     if keyword == "blancos":
         return cmd.Targets(*_name_and_number(fight, rest, "blancos", "Blancos adicionales"))
+    if keyword == "rapida":
+        if len(rest) != 1 or fold(rest[0]) not in SWITCH:
+            raise Refusal(f"Se usa «{USAGE['rapida']}»")
+        return cmd.Quick(SWITCH[fold(rest[0])])
     if keyword == "nombre":
         if not rest:
             raise Refusal("«nombre» necesita el nombre del combate")

@@ -53,6 +53,9 @@ def queue(fight: Fight) -> tuple[Combatant, ...]:
     """Who acts at the current moment, in order; holders who chose to act go last."""
     if not fight.started or fight.moment is None:
         return ()
+    if fight.quick:
+        actor = fight.find(fight.actor) if fight.actor else None
+        return (actor,) if actor is not None and actor.status in (Status.READY, Status.ACTED) else ()
     moment = fight.moment
     main = [
         (order_key(c, position), c)
@@ -168,6 +171,8 @@ def _next_moment(fight: Fight) -> int | None:
 
 def _settle(fight: Fight) -> Fight:
     """Complete carried maneuvers at the head of the queue; advance past empty moments."""
+    if fight.quick:
+        return _settle_quick(fight)
     while fight.started and not fight.turn_over:
         line = queue(fight)
         if line:
@@ -181,6 +186,34 @@ def _settle(fight: Fight) -> Fight:
             return fight
         fight = _enter(fight, target)
     return fight
+
+
+def _settle_quick(fight: Fight) -> Fight:
+    """Iniciativa Rápida: the actor keeps its go until it ends it; then the next in
+    start order (Agilidad, Atención, Habilidad, roster) who has not had one."""
+    while fight.started:
+        actor = fight.find(fight.actor) if fight.actor else None
+        if actor is not None and actor.status in (Status.READY, Status.ACTED):
+            if actor.carried is not None and actor.status is Status.READY:
+                fight = _complete(fight, actor)
+                continue
+            return fight
+        waiting = [
+            (( -c.start, *order_key(c, position)[1:]), c)
+            for position, c in enumerate(fight.combatants)
+            if c.status is Status.READY and c.start is not None
+        ]
+        if not waiting:
+            return evolve(fight, actor=None)
+        _, actor = min(waiting, key=lambda pair: pair[0])
+        fight = evolve(fight, actor=actor.name, moment=actor.start)
+        fight = fight.note(f"Le toca a {actor.name} (iniciativa {actor.start}): gasta las AC que quiera")
+    return fight
+
+
+def _refuse_in_quick(fight: Fight, what: str) -> None:
+    if fight.quick:
+        raise Refusal(f"Con Iniciativa Rápida no hay momentos: no se puede {what}")
 
 
 def _complete(fight: Fight, c: Combatant) -> Fight:
@@ -282,7 +315,10 @@ def _spend(
         )
     fight, tick = fight.tick()
     kind = ", reacción" if reaction else ""
-    start_from = min(c.marker, moment) if reaction else moment
+    if fight.quick:  # no countdown: the line just drops from where it is
+        start_from = c.marker
+    else:
+        start_from = min(c.marker, moment) if reaction else moment
     if cost <= c.ac:
         ac = c.ac - cost
         marker = start_from - cost
@@ -357,7 +393,7 @@ def _place(fight: Fight, c: Combatant, start: int) -> Fight:
     if fight.started:
         # With nobody left in the countdown (all removed) there is no moment: it starts here.
         moment = start if fight.moment is None else fight.moment
-        marker = min(start, moment)
+        marker = start if fight.quick else min(start, moment)
         c = evolve(c, marker=marker, ac=c.budget(fight.turn), status=Status.READY)
         fight = fight.replace(c)
         if start > moment:
@@ -464,7 +500,7 @@ def _start_turn(fight: Fight, turn: int) -> Fight:
             trigger=None,
             arrival=0,
         ))
-    fight = evolve(fight, combatants=tuple(fresh), turn=turn, moment=None)
+    fight = evolve(fight, combatants=tuple(fresh), turn=turn, moment=None, actor=None)
     fight = fight.note(f"— Turno {turn} —")
     top = _next_moment(fight)
     fight = evolve(fight, moment=top)
@@ -483,6 +519,13 @@ def _in_turn(fight: Fight, c: Combatant, what: str) -> None:
     if c.status is Status.DONE:
         raise Refusal(f"{c.name} ya ha terminado este turno (le quedan {c.ac} AC)")
     if c.status in FOLLOWING:
+        return
+    if fight.quick:
+        if c.name != fight.actor:
+            raise Refusal(
+                f"Con Iniciativa Rápida ahora actúa {fight.actor or 'nadie'}: {c.name} solo puede"
+                f" reaccionar (no puede {what})"
+            )
         return
     if c.marker != fight.moment:
         raise Refusal(
@@ -531,6 +574,7 @@ def _react(fight: Fight, c: Combatant, maneuver: Maneuver, cost: int) -> Fight:
 
 
 def _hold(fight: Fight, command: cmd.Hold) -> Fight:
+    _refuse_in_quick(fight, "retrasar la acción")
     c = _get(fight, command.name)
     _in_turn(fight, c, "retrasar")
     if c.status is Status.HOLDING and not c.acting:
@@ -544,6 +588,7 @@ def _hold(fight: Fight, command: cmd.Hold) -> Fight:
 
 def _act(fight: Fight, command: cmd.Act) -> Fight:
     _require_started(fight)
+    _refuse_in_quick(fight, "retrasar la acción")
     c = _get(fight, command.name)
     if c.status is not Status.HOLDING:
         raise Refusal(f"{c.name} no está retrasando su acción: no tiene que «actuar»")
@@ -555,6 +600,7 @@ def _act(fight: Fight, command: cmd.Act) -> Fight:
 
 
 def _wait(fight: Fight, command: cmd.Wait) -> Fight:
+    _refuse_in_quick(fight, "quedarse a la espera")
     c = _get(fight, command.name)
     _in_turn(fight, c, "quedarse a la espera")
     if c.status is Status.WAITING:
@@ -591,6 +637,8 @@ def _next(fight: Fight, command: cmd.Next) -> Fight:
     if fight.turn_over:
         raise Refusal(f"El turno {fight.turn} ha terminado: usa «turno» para empezar el siguiente")
     assert fight.moment is not None
+    if fight.quick:
+        return _end_go(fight)
     for c in queue(fight):
         if c.carried is not None and c.status is Status.READY:
             fight = _complete(fight, fight.find(c.name))
@@ -608,6 +656,33 @@ def _next(fight: Fight, command: cmd.Next) -> Fight:
         target = fight.moment - 1
     fight = _enter(fight, target)
     return _settle(fight)
+
+
+def _end_go(fight: Fight) -> Fight:
+    """Iniciativa Rápida: the actor ends its go, keeping what AC it has left to react."""
+    actor = fight.find(fight.actor) if fight.actor else None
+    if actor is not None:
+        if actor.status is Status.READY:
+            actor = evolve(actor, status=Status.ACTED)
+        fight = fight.replace(actor).note(
+            f"{actor.name} termina su actuación (guarda {actor.ac} AC para reaccionar)"
+        )
+    return _settle(evolve(fight, actor=None))
+
+
+def _quick(fight: Fight, command: cmd.Quick) -> Fight:
+    if command.on == fight.quick:
+        raise Refusal(f"La Iniciativa Rápida ya está {'activada' if fight.quick else 'desactivada'}")
+    if fight.started and not fight.turn_over:
+        raise Refusal("La Iniciativa Rápida se cambia antes de empezar o con el turno terminado")
+    keeping = [
+        evolve(c, status=Status.DONE, ac=0)
+        for c in fight.combatants if c.status in ACTIVE and c.start is not None and fight.started
+    ]  # a quick turn ends with AC kept for dodges: the countdown's turn-over means all done
+    fight = evolve(fight.replace(*keeping), quick=command.on, actor=None)
+    state = "activada: sin momentos, cada uno gasta sus AC de una vez, por orden de iniciativa" \
+        if command.on else "desactivada: vuelve la cuenta atrás de momentos"
+    return fight.note(f"Iniciativa Rápida {state}" + (" (desde el turno siguiente)" if fight.started else ""))
 
 
 def _new_turn(fight: Fight, command: cmd.NewTurn) -> Fight:
@@ -742,6 +817,7 @@ _HANDLERS: dict[type, Callable[[Fight, object], Fight]] = {
     cmd.Damage: _damage,
     cmd.Swap: _swap,
     cmd.Targets: _targets,
+    cmd.Quick: _quick,
     cmd.Rename: _rename,
 }
 
