@@ -227,3 +227,22 @@ async def test_abandoning_a_carried_maneuver_asks_first(make_app):
         await keys(pilot, "e", "enter")
         sven = app.fight.find("Sven")
         assert sven.carried is None and sven.ac == 4 and "Esquivar" in sven.maneuvers
+
+
+async def test_d_opens_damage_for_the_selected_and_s_a_condition(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "l", "l")  # Sven
+        await keys(pilot, "d")
+        await pilot.press(*"5 rd=1")
+        await keys(pilot, "enter")
+        sven = app.fight.find("Sven")
+        assert sven.wounds.marked == 4 and sven.modifier == -1  # 3 Rasguño + 1 Herido
+        app.select("Sven")
+        await keys(pilot, "s")
+        await pilot.press(*"agarrado")
+        await keys(pilot, "enter")
+        sven = app.fight.find("Sven")
+        assert sven.has("agarrado") and sven.ac == 3  # ⌈5/2⌉ at once
+        assert load(app.path).fight == app.fight

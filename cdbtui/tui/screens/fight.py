@@ -30,6 +30,8 @@ KEYS = (
     ("r", "hold", "retrasar", "r"),
     ("w", "wait", "esperar", "w"),
     ("f", "done", "fin", "f"),
+    ("d", "damage", "daño", "d"),
+    ("s", "condition", "estado", "s"),
     ("space", "next", "avanzar", "␣"),
     ("t", "new_turn", "turno", "t"),
     ("u,ctrl+z", "undo", "deshacer", "u"),
@@ -106,7 +108,8 @@ class FightScreen(Screen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         fight: Fight | None = getattr(self.app, "fight", None)
-        if action in ("help", "command_line", "add", "initiative", "undo", "redo", "move"):
+        if action in ("help", "command_line", "add", "initiative", "undo", "redo", "move",
+                      "damage", "condition"):
             if fight is None and action not in ("help",):
                 return None
             return True
@@ -160,6 +163,16 @@ class FightScreen(Screen):
         name = self._who()
         if name:
             self.app.open_command_line(f"{quote(name)} espera ")
+
+    def action_damage(self) -> None:
+        name = self._who()
+        if name:
+            self.app.open_command_line(f"dano {quote(name)} ")
+
+    def action_condition(self) -> None:
+        name = self._who()
+        if name:
+            self.app.open_command_line(f"estado {quote(name)} +")
 
     def action_done(self) -> None:
         name = self._who()
