@@ -194,6 +194,10 @@ class FightMachine(RuleBasedStateMachine):
     def next(self):
         self.run("siguiente")
 
+    @rule(on=st.booleans())
+    def quick(self, on):
+        self.run(f"rapida {'si' if on else 'no'}")
+
     @rule()
     def new_turn(self):
         self.run("turno")
@@ -241,7 +245,11 @@ class FightMachine(RuleBasedStateMachine):
             return
         for c in fight.in_play:
             assert 0 <= c.ac <= c.budget(fight.turn), (c.name, c.ac, c.budget(fight.turn))
-            if c.status in ACTIVE:
+            if fight.quick:  # no countdown: only the actor, below its own start
+                actor = fight.find(fight.actor) if fight.actor else None
+                assert actor is None or actor.marker <= actor.start
+                assert fight.turn_over == (actor is None)
+            elif c.status in ACTIVE:
                 assert fight.moment is not None and c.marker <= fight.moment, (
                     c.name, c.marker, fight.moment)
 
