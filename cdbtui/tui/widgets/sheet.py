@@ -23,6 +23,14 @@ from ...engine.model import Fight, Status
 from ...view import Column, Sheet, build_sheet, fit
 
 GUTTER = 8  # "▸  -1 │ "
+#: The component class of each cell role of `view.Cell` (a name takes its side's colour).
+CELL_STYLES = {
+    "marker": "sheet--marker",
+    "tick": "sheet--tick",
+    "spent": "sheet--spent",
+    "gap": "sheet--gap",
+    "carried": "sheet--carried",
+}
 
 
 def _drawn(column: Column) -> set[int]:
@@ -251,39 +259,28 @@ class SheetView(ScrollView, can_focus=True):
     def _cell(self, column: Column, row: int, row_style: Style) -> tuple[str, Style]:
         empty = row >= 0 and column.cells[row].role == "empty"
         style = self._column_style(column, row_style, blank=empty)
-        side = self._style("sheet--pj" if column.pc else "sheet--pnj")
+        if empty:
+            return "", style
+        style += self._style("sheet--pj" if column.pc else "sheet--pnj")
         if row < 0:
-            style += self._style("sheet--header") + side
+            text, role = column.name, "header"
+            style += self._style("sheet--header")
             if column.acting:
                 style += self._style("sheet--acting")
-            if column.status is Status.DONE:
-                style += self._style("sheet--done")
-            elif column.status is Status.OUT:
-                style += self._style("sheet--out")
-            return column.name, style
-        cell = column.cells[row]
-        if cell.role == "empty":
-            return "", style
-        role = {
-            "name": "sheet--pj" if column.pc else "sheet--pnj",
-            "marker": "sheet--marker",
-            "tick": "sheet--tick",
-            "spent": "sheet--spent",
-            "gap": "sheet--gap",
-            "carried": "sheet--carried",
-        }.get(cell.role)
-        style += side
-        if role is not None and role not in ("sheet--pj", "sheet--pnj"):
-            style += self._style(role)
-        if cell.role in ("name", "marker") and column.acting and cell.text.startswith("▶"):
-            style += self._style("sheet--acting")
-        elif cell.role in ("name", "marker") and column.in_queue:
-            style += self._style("sheet--queued")
+        else:
+            cell = column.cells[row]
+            text, role = cell.text, cell.role
+            if role in CELL_STYLES:
+                style += self._style(CELL_STYLES[role])
+            if role in ("name", "marker") and column.acting and text.startswith("▶"):
+                style += self._style("sheet--acting")
+            elif role in ("name", "marker") and column.in_queue:
+                style += self._style("sheet--queued")
         if column.status is Status.DONE:
             style += self._style("sheet--done")
         elif column.status is Status.OUT:
             style += self._style("sheet--out")
-        return cell.text, style
+        return text, style
 
     # ------------------------------------------------------------ messages up
 
