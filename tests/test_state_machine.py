@@ -194,6 +194,14 @@ class FightMachine(RuleBasedStateMachine):
     def next(self):
         self.run("siguiente")
 
+    @rule(i=who, j=who)
+    def swap(self, i, j):
+        self.run(f"cambiar {self.name(i)} {self.name(j)}")
+
+    @rule(i=who, extra=st.integers(0, 3))
+    def targets(self, i, extra):
+        self.run(f"blancos {self.name(i)} {extra}")
+
     @rule(on=st.booleans())
     def quick(self, on):
         self.run(f"rapida {'si' if on else 'no'}")
