@@ -212,3 +212,12 @@ def demo_fight():
         if line.strip() and not line.startswith("#"):
             s.execute(line)
     return s.fight
+
+
+@pytest.mark.parametrize("typed, condition", [
+    ("+agarrada", "agarrado"), ("+Inmovilizada", "inmovilizado"), ("+surprised", "sorprendido"),
+    ("-grappled", "agarrado"), ("+moribunda", "moribundo"), ("+a-cubierto", "a-cubierto"),
+])
+def test_conditions_accept_feminine_and_english_spellings(fight, typed, condition):
+    command = parse(f"estado Mike {typed}", fight)
+    assert command == cmd.Condition("Mike", condition, typed[0] == "+")

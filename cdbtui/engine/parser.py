@@ -29,6 +29,16 @@ ADD_KEYS = {
     "vida": "vida", "wounds": "vida",
 }
 ADD_FLAGS = {"oculto": "oculto", "hidden": "oculto", "privado": "privado", "private": "privado"}
+#: Other spellings of the conditions with an effect: feminine forms, English names.
+CONDITION_ALIASES = {
+    "agarrada": "agarrado", "grappled": "agarrado",
+    "inmovilizada": "inmovilizado", "pinned": "inmovilizado",
+    "sorprendida": "sorprendido", "surprised": "sorprendido",
+    "incapacitada": "incapacitado", "incapacitated": "incapacitado",
+    "moribunda": "moribundo", "dying": "moribundo",
+    "exhausta": "exhausto", "exhausted": "exhausto",
+    "a-cubierta": "a-cubierto", "in-cover": "a-cubierto",
+}
 SWITCH = {"si": True, "on": True, "yes": True, "no": False, "off": False}
 SIDES = {"pj": "pj", "pc": "pj", "pnj": "pnj", "npc": "pnj"}
 
@@ -217,7 +227,8 @@ def _parse_condition(fight: Fight, tokens: list[str]) -> cmd.Condition:
     sign, word = tokens[-1][0], tokens[-1][1:]
     if not slug(word):
         raise Refusal(f"Se usa «{USAGE['estado']}»")
-    return cmd.Condition(combatant.name, slug(word), sign == "+")
+    condition = CONDITION_ALIASES.get(slug(word), slug(word))
+    return cmd.Condition(combatant.name, condition, sign == "+")
 
 
 def _parse_damage(fight: Fight, tokens: list[str]) -> cmd.Damage:
