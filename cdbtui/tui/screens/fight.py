@@ -134,50 +134,45 @@ class FightScreen(Screen):
             self.app.notify("Nadie seleccionado: usa ←/→ para elegir", severity="warning")
         return name
 
+    def _for_selected(self, template: str, *, edit: bool = False) -> None:
+        """Run `template` (with `{name}` quoted in) for the selected combatant, or
+        open it on the `:` line for the DJ to finish (`edit`)."""
+        name = self._who()
+        if not name:
+            return
+        line = template.format(name=quote(name))
+        if edit:
+            self.app.open_command_line(line)
+        else:
+            self.app.run_line(line)
+
     def action_maneuver(self) -> None:
         name = self._who()
         if name:
             self.app.open_picker(name)
 
     def action_spend(self, amount: int) -> None:
-        name = self._who()
-        if name:
-            self.app.run_line(f"{quote(name)} gasta {amount}")
+        self._for_selected(f"{{name}} gasta {amount}")
 
     def action_react(self, maneuver: str) -> None:
-        name = self._who()
-        if name:
-            self.app.run_line(f"{quote(name)} {maneuver}")
+        self._for_selected(f"{{name}} {maneuver}")
 
     def action_hold(self) -> None:
-        name = self._who()
-        if not name:
-            return
-        who = self.app.fight.find(name)
-        if who is not None and who.status is Status.HOLDING and not who.acting:
-            self.app.run_line(f"{quote(name)} actua")
-        else:
-            self.app.run_line(f"{quote(name)} retrasa")
+        who = self.app.fight.find(self.app.selected or "") if self.app.fight else None
+        holding = who is not None and who.status is Status.HOLDING and not who.acting
+        self._for_selected("{name} actua" if holding else "{name} retrasa")
 
     def action_wait(self) -> None:
-        name = self._who()
-        if name:
-            self.app.open_command_line(f"{quote(name)} espera ")
+        self._for_selected("{name} espera ", edit=True)
 
     def action_damage(self) -> None:
-        name = self._who()
-        if name:
-            self.app.open_command_line(f"dano {quote(name)} ")
+        self._for_selected("dano {name} ", edit=True)
 
     def action_condition(self) -> None:
-        name = self._who()
-        if name:
-            self.app.open_command_line(f"estado {quote(name)} +")
+        self._for_selected("estado {name} +", edit=True)
 
     def action_done(self) -> None:
-        name = self._who()
-        if name:
-            self.app.run_line(f"{quote(name)} fin")
+        self._for_selected("{name} fin")
 
     def action_next(self) -> None:
         self.app.run_line("siguiente")
