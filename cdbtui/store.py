@@ -1,15 +1,35 @@
-"""Saves: a fight and its history as a TOML file, written atomically.
+"""Saves: one human-readable TOML file per fight, a snapshot plus an append-only journal.
 
-The file holds the current state in full (readable, and loaded as is) and the
-history as canonical command lines from the empty fight, so undo survives a
-restart.  Writing goes to a temporary file in the same folder, is fsynced, and
-replaces the old file with `os.replace`: a crash leaves the old save or the new
-one, never half of one.  Serialization lives here, outside the engine classes.
+The layout of a save (schema 2; the README shows an example):
+
+- a header: `schema`, `app = "cdbtui"`, and `digest`, the SHA-256 of the `[fight]`
+  section as written, so that a hand edit is noticed (and accepted: see below);
+- `[summary]`: what the fight list shows (name, rules, turn, combatants);
+- `[fight]`, `[[fight.combatants]]`, `[[fight.log]]`: the current state in full;
+- `[base]` (only after a hand edit): the state the history starts from; without it
+  the history starts from the empty fight named in `[history]`;
+- `[history]`: the canonical command lines from the base (`lines`) and those undone
+  since (`redo`), so undo/redo survive a resume; its last key, `end = true`, marks
+  a snapshot written whole;
+- `[[journal]]`: one table per command run since the snapshot (`do = "LINE"`,
+  `undo = true` or `redo = true`), appended to the file and fsynced one by one.
+
+Autosaving a command appends a few bytes (`SaveFile.record`); every
+`COMPACT_EVERY` commands, on an undo past the snapshot and on closing, the file is
+rewritten whole: to a temporary file in the same folder, fsynced, then put in place
+with `os.replace` and the folder fsynced, the previous version kept as
+`NAME.toml.bak`.  A crash leaves the old file or the new one; a torn last journal
+entry is dropped on load.  A `[fight]` edited by hand (say, a typo in a name) is
+loaded as it is and the undo history restarts there.  Saves of schema 1 are
+migrated when next written, keeping the original as `NAME.toml.v1`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
+import shutil
 import tempfile
 import tomllib
 from functools import lru_cache
@@ -17,15 +37,29 @@ from pathlib import Path
 from typing import Any
 
 import tomli_w
-from attrs import fields
+from attrs import define, evolve, field
 
+from .codec import DecodeError, from_data, to_data
 from .engine.catalog import RULESETS
-from .engine.model import Carried, Combatant, Fight, LogEntry, Status, Stop, Track
+from .engine.errors import Refusal
+from .engine.model import Fight, LogEntry
+from .engine.parser import parse
 from .engine.rules import new_fight
-from .engine.session import Session
+from .engine.session import DO, REDO, UNDO, Outcome, Session
 
-FORMAT = "cdbtui"
-VERSION = 1
+APP = "cdbtui"
+SCHEMA = 2
+#: Journal entries appended before the file is rewritten whole.
+COMPACT_EVERY = 100
+
+HEADER = """\
+# Partida de cdbtui (formato 2). Se puede leer y, con cuidado, corregir a mano:
+#   [summary]   lo que muestra la lista de partidas
+#   [fight]     el estado actual del combate (una errata en un nombre se corrige
+#               aquí; el historial de deshacer empezará entonces en ese punto)
+#   [history]   las órdenes desde el combate vacío, para deshacer y rehacer
+#   [[journal]] las órdenes posteriores al último guardado completo
+"""
 
 
 class SaveError(Exception):
@@ -35,26 +69,22 @@ class SaveError(Exception):
 # ---------------------------------------------------------------- to TOML
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, Status):
-        return value.value
-    if isinstance(value, Stop):
-        return [value.moment, value.ac, value.begin]
-    if isinstance(value, (Carried, Track)):
-        return _table(value)
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    return value
+def _inline(value: Any) -> str:
+    """A TOML value on one line (arrays inline, unlike tomli_w's one item a line)."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_inline(item) for item in value) + "]"
+    return tomli_w.dumps({"v": value})[4:-1]
 
 
-def _table(obj: Any) -> dict[str, Any]:
-    """An attrs instance as a TOML table; None (absent in TOML) is left out."""
-    table = {}
-    for f in fields(type(obj)):
-        value = getattr(obj, f.name)
-        if value is not None:
-            table[f.name] = _plain(value)
-    return table
+def table_text(header: str, table: dict[str, Any], *, array: bool) -> str:
+    opener = f"[[{header}]]" if array else f"[{header}]"
+    lines = [opener]
+    lines += [f"{key} = {_inline(v)}" for key, v in table.items() if not isinstance(v, dict)]
+    text = "\n".join(lines) + "\n"
+    for key, sub in table.items():
+        if isinstance(sub, dict):
+            text += "\n" + table_text(f"{header}.{key}", sub, array=False)
+    return text
 
 
 @lru_cache(maxsize=1 << 16)
@@ -64,101 +94,306 @@ def _chunk(header: str, obj: Any) -> str:
     States are immutable and a command changes few combatants and only appends to
     the log, so caching by value makes a save re-serialize only what changed.
     """
-    body = tomli_w.dumps(_table(obj))
-    return f"[[{header}]]\n" + body.replace("\n[", f"\n[{header}.")
+    return table_text(header, to_data(obj), array=True)
+
+
+@lru_cache(maxsize=1 << 16)
+def _log_line(entry: LogEntry) -> str:
+    return "    " + _inline_table(to_data(entry)) + ",\n"
+
+
+def _inline_table(table: dict[str, Any]) -> str:
+    return "{" + ", ".join(f"{key} = {_inline(value)}" for key, value in table.items()) + "}"
+
+
+def _fight_text(fight: Fight, header: str) -> str:
+    """`[header]`, its combatants, and its log as `[header_log]`, one entry a line
+    (the log is the longest part of a save: inline tables read fastest)."""
+    scalars = to_data(fight, skip=frozenset({"combatants", "log"}))
+    parts = [tomli_w.dumps({header: scalars})]
+    parts += [_chunk(f"{header}.combatants", c) for c in fight.combatants]
+    parts.append(f"[{header}_log]\nentries = [\n" + "".join(map(_log_line, fight.log)) + "]\n")
+    return "\n".join(parts)
+
+
+def _fight_table(document: dict[str, Any], header: str) -> Any:
+    """The `[header]` table with its log put back in (see `_fight_text`)."""
+    table = document.get(header)
+    log = document.get(f"{header}_log")
+    if isinstance(table, dict) and isinstance(log, dict) and "log" not in table:
+        table = {**table, "log": log.get("entries", [])}
+    return table
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _is_empty_base(base: Fight) -> bool:
+    return base == new_fight(base.name, base.rules, base.seed)
+
+
+def summary(fight: Fight) -> dict[str, Any]:
+    return {
+        "name": fight.name,
+        "rules": fight.rules,
+        "turn": fight.turn,
+        "combatants": len(fight.combatants),
+    }
 
 
 def dumps(session: Session) -> str:
-    base = session.base
-    fight = session.fight
-    scalars = {k: v for k, v in _table(fight).items() if k not in ("combatants", "log")}
-    head = tomli_w.dumps({"format": FORMAT, "version": VERSION, "fight": scalars})
-    history = tomli_w.dumps({
-        "history": {
-            "name": base.name,
-            "rules": base.rules,
-            "seed": base.seed,
-            "lines": list(session.lines),
-            "redo": list(session.redo_lines),
-        }
+    """The whole save (a snapshot with an empty journal) as text."""
+    fight_text = _fight_text(session.fight, "fight")
+    head = tomli_w.dumps({
+        "schema": SCHEMA,
+        "app": APP,
+        "digest": _digest(fight_text),
+        "summary": summary(session.fight),
     })
-    parts = [head]
-    parts += [_chunk("fight.combatants", c) for c in fight.combatants]
-    parts += [_chunk("fight.log", entry) for entry in fight.log]
-    parts.append(history)
+    history: dict[str, Any] = {}
+    parts = [HEADER + head, fight_text]
+    base = session.base
+    if _is_empty_base(base):
+        history.update(name=base.name, rules=base.rules, seed=base.seed)
+    else:
+        parts.append(_fight_text(base, "base"))
+    history.update(lines=list(session.lines), redo=list(session.redo_lines), end=True)
+    parts.append(tomli_w.dumps({"history": history}))
     return "\n".join(parts)
+
+
+def journal_entry(outcome: Outcome) -> str:
+    """The text appended to a save for one command (always whole lines)."""
+    if outcome.kind == DO:
+        return "\n[[journal]]\n" + tomli_w.dumps({"do": outcome.line})
+    return f"\n[[journal]]\n{outcome.kind} = true\n"
 
 
 # ---------------------------------------------------------------- from TOML
 
 
-def _combatant(table: dict[str, Any]) -> Combatant:
-    values = dict(table)
-    values["status"] = Status(values.get("status", "ready"))
-    values["stops"] = tuple(Stop(int(m), int(ac), int(b)) for m, ac, b in values.get("stops", ()))
-    for key in ("talents", "maneuvers", "conditions"):
-        values[key] = tuple(str(v) for v in values.get(key, ()))
-    if "carried" in values:
-        values["carried"] = Carried(**values["carried"])
-    for key in ("wounds", "fatigue"):
-        if key in values:
-            track = values[key]
-            values[key] = Track(tuple(int(n) for n in track["boxes"]), int(track["marked"]))
-    return Combatant(**values)
+@define
+class Loaded:
+    """A save as read: the session, and what the reading had to do."""
+
+    session: Session
+    schema: int = SCHEMA
+    #: Journal entries replayed on top of the snapshot.
+    journal: int = 0
+    #: `[fight]` was changed by hand: the history restarts at the state as edited.
+    edited: bool = False
+    #: A torn last journal entry (a write cut short) was dropped.
+    torn: bool = False
 
 
-def _fight(table: dict[str, Any]) -> Fight:
-    values = dict(table)
-    values["combatants"] = tuple(_combatant(c) for c in values.get("combatants", ()))
-    values["log"] = tuple(
-        LogEntry(int(e["turn"]), e.get("moment"), str(e["text"]), bool(e.get("warning", False)))
-        for e in values.get("log", ())
-    )
-    if values.get("rules") not in RULESETS:
-        raise SaveError(f"reglas desconocidas «{values.get('rules')}»")
-    return Fight(**values)
+_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+_JOURNAL = "\n[[journal]]\n"
+
+
+def _toml_error(error: tomllib.TOMLDecodeError) -> str:
+    message = str(error)
+    where = _POSITION.search(message)
+    detail = _POSITION.sub("", message)
+    if where:
+        return f"línea {where[1]}, columna {where[2]}: el TOML no es válido ({detail})"
+    return f"el TOML no es válido ({detail})"
+
+
+def _parse(text: str) -> tuple[dict[str, Any], bool]:
+    """The TOML document, dropping a torn last journal entry if that is what broke it."""
+    try:
+        return tomllib.loads(text), False
+    except tomllib.TOMLDecodeError as error:
+        cut = text.rfind(_JOURNAL)
+        if cut != -1 and "\nend = true\n" in text[:cut]:
+            try:
+                return tomllib.loads(text[: cut + 1]), True
+            except tomllib.TOMLDecodeError:
+                pass
+        raise SaveError(_toml_error(error)) from None
+
+
+def _section(text: str, header: str) -> str | None:
+    """The text of `[header]` and its sub-tables as written by `_fight_text`."""
+    start = text.find(f"\n[{header}]\n")
+    if start == -1:
+        return None
+    ends = [text.find(f"\n[{name}]\n", start + 1) for name in ("base", "history") if name != header]
+    ends = [end for end in ends if end != -1]
+    return text[start + 1 : min(ends)] if ends else None
+
+
+def _decode_log(entries: Any, header: str) -> tuple[LogEntry, ...]:
+    """The log, checked like `codec.from_data` would but quicker (it is long)."""
+    where = f"[{header}_log] › entries"
+    if not isinstance(entries, list):
+        raise SaveError(f"{where}: se esperaba una lista")
+    log = []
+    for number, entry in enumerate(entries, 1):
+        if not isinstance(entry, dict):
+            raise SaveError(f"{where} nº {number}: se esperaba una tabla")
+        turn, moment, text = entry.get("turn"), entry.get("moment"), entry.get("text")
+        warning = entry.get("warning", False)
+        if (type(turn) is not int or not 0 <= turn <= 99_999
+                or not (moment is None or (type(moment) is int and -999 <= moment <= 999))
+                or type(text) is not str or type(warning) is not bool
+                or not set(entry) <= {"turn", "moment", "text", "warning"}):
+            raise SaveError(f"{where} nº {number}: entrada no válida {entry!r:.60}")
+        log.append(LogEntry(turn, moment, text, warning))
+    return tuple(log)
+
+
+def _decode_fight(table: Any, header: str) -> Fight:
+    if not isinstance(table, dict):
+        raise SaveError(f"falta la sección [{header}]")
+    log = _decode_log(table.get("log", []), header)
+    fight = evolve(from_data(Fight, {k: v for k, v in table.items() if k != "log"}, f"[{header}]"),
+                   log=log)
+    if fight.rules not in RULESETS:
+        raise SaveError(f"[{header}] › rules: reglas desconocidas «{fight.rules}» (cdb o walkure)")
+    seen: set[str] = set()
+    for number, combatant in enumerate(fight.combatants, 1):
+        if not combatant.name.strip():
+            raise SaveError(f"[{header}] combatiente nº {number}: el nombre está vacío")
+        if combatant.key in seen:
+            raise SaveError(f"[{header}]: el nombre «{combatant.name}» está repetido")
+        seen.add(combatant.key)
+    return fight
+
+
+def _strings(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise SaveError(f"{where}: se esperaba una lista de órdenes (textos)")
+    return list(value)
+
+
+def _replay(session: Session, entries: Any) -> tuple[int, bool]:
+    """Apply the journal to the session; returns (entries applied, torn tail dropped)."""
+    if not isinstance(entries, list):
+        raise SaveError("[[journal]]: se esperaba una lista de órdenes")
+    torn = False
+    for number, entry in enumerate(entries, 1):
+        if entry == {} and number == len(entries):
+            torn = True  # the header of an entry whose line was never written
+            break
+        where = f"[[journal]] nº {number}"
+        if not isinstance(entry, dict) or len(entry) != 1:
+            raise SaveError(f"{where}: se esperaba una sola clave (do, undo o redo)")
+        ((kind, value),) = entry.items()
+        try:
+            if kind == DO and isinstance(value, str):
+                session.run(parse(value, session.fight))
+            elif kind == UNDO and value is True:
+                session.undo()
+            elif kind == REDO and value is True:
+                session.redo()
+            else:
+                raise SaveError(f"{where}: entrada desconocida «{kind} = {value!r}»")
+        except Refusal as refusal:
+            raise SaveError(f"{where} («{value}») no se puede aplicar: {refusal}") from None
+    return (len(entries) - 1 if torn else len(entries)), torn
+
+
+def _session_v2(document: dict[str, Any], text: str) -> Loaded:
+    current = _decode_fight(_fight_table(document, "fight"), "fight")
+    history = document.get("history")
+    if not isinstance(history, dict):
+        raise SaveError("falta la sección [history]")
+    if history.get("end") is not True:
+        raise SaveError("el archivo está cortado: falta el final de [history] (end = true)")
+    if "base" in document:
+        base = _decode_fight(_fight_table(document, "base"), "base")
+    else:
+        name, rules, seed = (history.get(key) for key in ("name", "rules", "seed"))
+        if not isinstance(name, str) or rules not in RULESETS or not isinstance(seed, int):
+            raise SaveError("[history]: faltan o están mal name, rules o seed")
+        base = new_fight(name, rules, seed)
+    lines = _strings(history.get("lines", []), "[history] › lines")
+    redo = _strings(history.get("redo", []), "[history] › redo")
+    written = _section(text, "fight")
+    edited = written is None or _digest(written) != document.get("digest")
+    if edited:  # the DJ changed the state by hand: it is the new start of the history
+        session = Session(current)
+    else:
+        session = Session.resume(base, lines, current, redo)
+    applied, torn = _replay(session, document.get("journal", []))
+    return Loaded(session, SCHEMA, applied, edited, torn)
+
+
+def _session_v1(document: dict[str, Any]) -> Loaded:
+    """Schema 1 (`format = "cdbtui"`, `version = 1`): the state and the history lines."""
+    current = _decode_fight(document.get("fight"), "fight")  # same model, same encoding
+    history = document.get("history")
+    if not isinstance(history, dict):
+        raise SaveError("falta la sección [history]")
+    name, rules, seed = (history.get(key) for key in ("name", "rules", "seed"))
+    if not isinstance(name, str) or rules not in RULESETS or not isinstance(seed, int):
+        raise SaveError("[history]: faltan o están mal name, rules o seed")
+    lines = _strings(history.get("lines", []), "[history] › lines")
+    redo = _strings(history.get("redo", []), "[history] › redo")
+    return Loaded(Session.resume(new_fight(name, rules, seed), lines, current, redo), 1)
 
 
 def loads(text: str) -> Session:
     """A session from the text of a save; `SaveError` says in Spanish what is wrong."""
-    try:
-        document = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise SaveError(f"no es un archivo TOML válido ({error})") from None
-    if document.get("format") != FORMAT:
-        raise SaveError("no es una partida de cdbtui")
-    version = document.get("version")
-    if not isinstance(version, int):
-        raise SaveError("la partida no indica su versión")
-    if version > VERSION:
+    return read_text(text).session
+
+
+def read_text(text: str) -> Loaded:
+    document, torn = _parse(text)
+    app = document.get("app", document.get("format"))
+    if app != APP:
+        raise SaveError("no es una partida de cdbtui (falta app = \"cdbtui\")")
+    schema = document.get("schema", document.get("version"))
+    if isinstance(schema, bool) or not isinstance(schema, int):
+        raise SaveError("la partida no indica su formato (schema)")
+    if schema > SCHEMA:
         raise SaveError(
-            f"la partida es de una versión más nueva de cdbtui (formato {version},"
-            f" este programa lee hasta el {VERSION}): actualiza cdbtui"
+            f"la partida es de una versión más nueva de cdbtui (formato {schema},"
+            f" este programa lee hasta el {SCHEMA}): actualiza cdbtui"
         )
+    if schema < 1:
+        raise SaveError(f"formato de partida desconocido ({schema})")
     try:
-        current = _fight(document["fight"])
-        history = document["history"]
-        base = new_fight(history["name"], history["rules"], int(history["seed"]))
-        lines = [str(line) for line in history.get("lines", [])]
-        redo = [str(line) for line in history.get("redo", [])]
-    except SaveError:
+        loaded = _session_v1(document) if schema == 1 else _session_v2(document, text)
+    except DecodeError as error:
+        raise SaveError(str(error)) from None
+    except (SaveError, RecursionError):
         raise
-    except Exception as error:  # a damaged or hand-edited file: any shape is possible
-        raise SaveError(f"la partida está dañada ({type(error).__name__}: {error})") from None
-    return Session.resume(base, lines, current, redo)
+    except Refusal as refusal:
+        raise SaveError(f"el historial no se puede aplicar: {refusal}") from None
+    loaded.torn = loaded.torn or torn
+    return loaded
+
+
+def read(path: Path) -> Loaded:
+    """Read a save from disk; errors name the file."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise SaveError(f"no existe {path}") from None
+    except IsADirectoryError:
+        raise SaveError(f"{path} es una carpeta, no una partida") from None
+    except OSError as error:
+        raise SaveError(f"no se puede leer {path}: {error.strerror or error}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise SaveError(f"{path}: línea {line}: no es texto UTF-8 (archivo dañado)") from None
+    try:
+        return read_text(text)
+    except SaveError as error:
+        raise SaveError(f"{path}: {error}") from None
 
 
 def load(path: Path) -> Session:
-    try:
-        text = Path(path).read_text("utf-8")
-    except FileNotFoundError:
-        raise SaveError(f"no existe {path}") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise SaveError(f"no se puede leer {path}: {error}") from None
-    try:
-        return loads(text)
-    except SaveError as error:
-        raise SaveError(f"{path}: {error}") from None
+    return read(path).session
+
+
+# ---------------------------------------------------------------- writing
 
 
 def _mode_for(path: Path) -> int:
@@ -172,7 +407,41 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~mask
 
 
-def write_atomic(path: Path, text: str) -> None:
+def _fsync_folder(folder: Path) -> None:
+    try:
+        directory = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(directory)
+    except OSError:
+        pass
+    finally:
+        os.close(directory)
+
+
+def backup_path(path: Path) -> Path:
+    return path.with_name(path.name + ".bak")
+
+
+def _keep_backup(path: Path) -> None:
+    """Make `NAME.toml.bak` the current version of `path` (a hard link: no copy)."""
+    staging = path.with_name(f".{path.name}.bak.tmp")
+    staging.unlink(missing_ok=True)
+    try:
+        try:
+            os.link(path, staging)
+        except FileNotFoundError:
+            return
+        except OSError:  # a file system without hard links
+            shutil.copy2(path, staging)
+        os.replace(staging, backup_path(path))
+    except BaseException:
+        staging.unlink(missing_ok=True)
+        raise
+
+
+def write_atomic(path: Path, text: str, *, backup: bool = False) -> None:
     """Replace `path` with `text` so that a crash leaves the old or the new file whole."""
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
@@ -183,23 +452,19 @@ def write_atomic(path: Path, text: str) -> None:
             file.write(text)
             file.flush()
             os.fsync(file.fileno())
+        if backup:
+            _keep_backup(path)
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
-    try:
-        directory = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
+    _fsync_folder(folder)
 
 
 def save(path: Path, session: Session) -> None:
+    """Write the whole fight to `path` (atomically, keeping the old one as .bak)."""
     try:
-        write_atomic(path, dumps(session))
+        write_atomic(path, dumps(session), backup=True)
     except OSError as error:
         raise SaveError(f"no se puede guardar {path}: {error.strerror or error}") from None
 
@@ -212,3 +477,189 @@ def create(path: Path, session: Session) -> None:
     if not path.parent.exists():
         raise SaveError(f"no existe la carpeta {path.parent}")
     save(path, session)
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return (info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def _free_copy(path: Path, suffix: str) -> Path:
+    target = path.with_name(path.name + suffix)
+    number = 2
+    while target.exists():
+        target = path.with_name(f"{path.name}{suffix}-{number}")
+        number += 1
+    return target
+
+
+@define
+class SaveFile:
+    """The save a DJ is playing: autosaves each command into the file at `path`.
+
+    Nothing is written until the first command is recorded, so opening a save and
+    running a refused command leaves the file exactly as it was.  The first write
+    rewrites the file whole if the reading had to migrate, recover or accept a hand
+    edit; later ones append a journal entry, until `COMPACT_EVERY` of them.
+    """
+
+    path: Path
+    session: Session
+    #: Why the next write must rewrite the file whole (None: appending is fine).
+    pending: str | None = None
+    #: The schema the file had when read (an older one is copied aside first).
+    schema: int = SCHEMA
+    #: How the file looked after our last write, to notice changes by others.
+    stamp: tuple[int, int, int] | None = None
+    journal: int = 0
+    #: len(session.lines) in the snapshot: undoing below it needs a rewrite.
+    floor: int = 0
+    notes: list[str] = field(factory=list)
+
+    @classmethod
+    def open(cls, path: Path) -> SaveFile:
+        path = Path(path)
+        loaded = read(path)
+        save_file = cls(path, loaded.session, schema=loaded.schema, stamp=_stamp(path),
+                        journal=loaded.journal, floor=len(loaded.session.lines))
+        if loaded.schema < SCHEMA:
+            save_file.pending = "migrate"
+            save_file.notes.append(
+                f"Partida de un formato anterior ({loaded.schema}): al guardar se"
+                f" convierte y el original queda en {path.name}.v{loaded.schema}"
+            )
+        elif loaded.edited:
+            save_file.pending = "edited"
+            save_file.notes.append(
+                "La partida se editó a mano: se usa tal cual y deshacer empieza aquí"
+            )
+        elif loaded.torn:
+            save_file.pending = "torn"
+            save_file.notes.append("Se descartó la última orden, que quedó a medio guardar")
+        elif loaded.journal:  # tidy up on the first write; the snapshot's floor is unknown
+            save_file.pending = "tidy"
+        return save_file
+
+    @classmethod
+    def create(cls, path: Path, session: Session) -> SaveFile:
+        create(path, session)
+        return cls(Path(path), session, stamp=_stamp(Path(path)), floor=len(session.lines))
+
+    @property
+    def changed_on_disk(self) -> bool:
+        """The file is not as we left it (another program wrote it)."""
+        return _stamp(self.path) != self.stamp
+
+    def record(self, outcome: Outcome) -> None:
+        """Make the command just run by the session durable."""
+        if outcome.kind == UNDO and len(self.session.lines) < self.floor:
+            self.pending = self.pending or "undo"
+        if self.pending is not None or self.journal >= COMPACT_EVERY:
+            self.compact()
+            return
+        try:
+            handle = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+            try:
+                os.write(handle, journal_entry(outcome).encode("utf-8"))
+                os.fsync(handle)
+            finally:
+                os.close(handle)
+        except OSError as error:
+            raise SaveError(f"no se puede guardar {self.path}: {error.strerror or error}") from None
+        self.journal += 1
+        self.stamp = _stamp(self.path)
+
+    def compact(self) -> None:
+        """Rewrite the file whole: the current state, the history, an empty journal."""
+        if self.pending == "migrate" and self.path.exists():
+            shutil.copy2(self.path, _free_copy(self.path, f".v{self.schema}"))
+        save(self.path, self.session)
+        self.pending = None
+        self.schema = SCHEMA
+        self.journal = 0
+        self.floor = len(self.session.lines)
+        self.stamp = _stamp(self.path)
+
+    def close(self) -> None:
+        """Leave the file tidy (no journal) if anything was appended, unless another
+        program has written it since (its version is newer than ours)."""
+        if self.journal and not self.changed_on_disk:
+            self.compact()
+
+    def cleanup_leftovers(self) -> None:
+        """Remove temporary files a crash mid-write may have left beside the save."""
+        for leftover in self.path.parent.glob(f".{self.path.name}.*.tmp"):
+            try:
+                leftover.unlink()
+            except OSError:
+                pass
+
+
+class Follower:
+    """Follows a save that another process is playing (the player view).
+
+    `poll()` looks at the file and brings `session` up to date: when only journal
+    entries were appended since the last look it reads and replays just those, so
+    following stays cheap however long the fight; anything else (a rewrite, an
+    atomic replace, a file that shrank) is a full `read`.  A missing or broken file
+    raises `SaveError` and leaves `session` as it was: the last good state.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.session: Session | None = None
+        self._stamp: tuple[int, int, int] | None = None
+        self._offset = 0
+
+    def poll(self) -> bool:
+        """True when `session` changed since the last call."""
+        stamp = _stamp(self.path)
+        if stamp is None:
+            raise SaveError(f"no existe {self.path}")
+        if stamp == self._stamp:
+            return False
+        if (self.session is not None and self._stamp is not None
+                and stamp[0] == self._stamp[0] and 0 <= self._offset < stamp[1]
+                and self._read_tail()):
+            self._stamp = stamp
+            return True
+        self._read_whole()
+        self._stamp = stamp
+        return True
+
+    def _read_tail(self) -> bool:
+        """Replay what was appended; False if it is not a whole run of journal entries."""
+        try:
+            with open(self.path, "rb") as file:
+                file.seek(self._offset)
+                tail = file.read()
+            text = tail.decode("utf-8")
+            if not text.startswith(_JOURNAL) or not text.endswith("\n"):
+                return False
+            entries = tomllib.loads(text).get("journal")
+            if not isinstance(entries, list) or {} in entries:
+                return False
+            assert self.session is not None
+            _replay(self.session, entries)
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, SaveError):
+            return False
+        self._offset += len(tail)
+        return True
+
+    def _read_whole(self) -> None:
+        try:
+            data = self.path.read_bytes()
+        except OSError as error:
+            raise SaveError(f"no se puede leer {self.path}: {error.strerror or error}") from None
+        try:
+            loaded = read_text(data.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise SaveError(f"{self.path}: no es texto UTF-8 (archivo dañado)") from None
+        except SaveError as error:
+            raise SaveError(f"{self.path}: {error}") from None
+        self.session = loaded.session
+        # After a torn tail, read it whole again next time rather than append to it.
+        self._offset = -1 if loaded.torn else len(data)

@@ -38,7 +38,10 @@ def test_round_trip_gives_an_equal_fight_and_history(played, tmp_path):
 
 def test_the_save_is_readable_toml_with_the_current_state(played):
     document = tomllib.loads(store.dumps(played))
-    assert document["format"] == "cdbtui" and document["version"] == 1
+    assert document["app"] == "cdbtui" and document["schema"] == store.SCHEMA
+    assert document["summary"] == {"name": "Puerto, noche", "rules": "cdb", "turn": 1,
+                                   "combatants": 5}
+    assert document["history"]["end"] is True
     assert document["fight"]["name"] == "Puerto, noche"
     names = [c["name"] for c in document["fight"]["combatants"]]
     assert names == ["Mike", "Sven", "Soldado 1", "Soldado 2", "Extra"]
@@ -73,8 +76,8 @@ def test_undo_works_after_reload_by_replaying_lazily(played, tmp_path):
 def test_atomic_write_leaves_no_temp_files(played, tmp_path):
     path = tmp_path / "fight.toml"
     store.save(path, played)
-    store.save(path, played)  # overwrite in place
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["fight.toml"]
+    store.save(path, played)  # overwrite in place: the old version becomes the .bak
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fight.toml", "fight.toml.bak"]
 
 
 def test_atomic_write_failure_keeps_the_old_file_and_cleans_up(played, tmp_path, monkeypatch):
@@ -92,6 +95,17 @@ def test_atomic_write_failure_keeps_the_old_file_and_cleans_up(played, tmp_path,
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fight.toml"]
 
 
+def test_the_previous_version_is_kept_as_bak(played, tmp_path):
+    path = tmp_path / "fight.toml"
+    store.save(path, played)
+    first = path.read_bytes()
+    played.execute("rehacer")
+    store.save(path, played)
+    assert store.backup_path(path).read_bytes() == first
+    assert store.load(store.backup_path(path)).redo_lines == ["Sven gasta 4 corre"]
+    assert store.load(path).redo_lines == []
+
+
 def test_create_refuses_to_overwrite(played, tmp_path):
     path = tmp_path / "fight.toml"
     store.create(path, played)
@@ -101,15 +115,15 @@ def test_create_refuses_to_overwrite(played, tmp_path):
 
 def test_corrupted_file_gives_a_spanish_save_error(tmp_path):
     path = tmp_path / "roto.toml"
-    path.write_text('format = "cdbtui"\nversion = 1\n[fight\nname = ', "utf-8")
-    with pytest.raises(SaveError, match="no es un archivo TOML válido"):
+    path.write_text('schema = 2\napp = "cdbtui"\n[fight\nname = ', "utf-8")
+    with pytest.raises(SaveError, match=r"roto\.toml: línea 3, columna 7: el TOML no es válido"):
         store.load(path)
 
 
 def test_binary_garbage_gives_a_save_error(tmp_path):
     path = tmp_path / "basura.toml"
     path.write_bytes(b"\xff\xfe\x00\x81garbage")
-    with pytest.raises(SaveError, match="no se puede leer"):
+    with pytest.raises(SaveError, match="basura.toml: línea 1: no es texto UTF-8"):
         store.load(path)
 
 
@@ -122,19 +136,20 @@ def test_foreign_toml_gives_a_spanish_save_error(tmp_path):
 
 def test_newer_version_gives_a_spanish_save_error(played, tmp_path):
     path = tmp_path / "nueva.toml"
-    path.write_text(store.dumps(played).replace("version = 1", "version = 99", 1), "utf-8")
+    path.write_text(store.dumps(played).replace("schema = 2", "schema = 99", 1), "utf-8")
     with pytest.raises(SaveError, match="versión más nueva"):
         store.load(path)
 
 
 def test_damaged_save_gives_a_spanish_save_error(played):
     text = store.dumps(played)
-    with pytest.raises(SaveError, match="dañada"):
+    with pytest.raises(SaveError, match="status: valor desconocido 'bailando'"):
         store.loads(text.replace('status = "acted"', 'status = "bailando"', 1))
-    with pytest.raises(SaveError, match="dañada"):
+    with pytest.raises(SaveError, match="falta la sección \\[history\\]"):
         store.loads(text.replace("[history]", "[historia]"))
     with pytest.raises(SaveError, match="reglas desconocidas"):
-        store.loads(text.replace('rules = "cdb"', 'rules = "d20"', 1))
+        store.loads(text.replace('[fight]\nname = "Puerto, noche"\nrules = "cdb"',
+                                 '[fight]\nname = "Puerto, noche"\nrules = "d20"', 1))
 
 
 def test_missing_file_gives_a_spanish_save_error(tmp_path):

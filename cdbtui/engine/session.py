@@ -22,13 +22,19 @@ from .rules import apply, new_fight
 CAUTIOUS = (cmd.Perform, cmd.Trigger, cmd.Done)
 
 
+#: What a command did to the history, as the save's journal records it.
+DO, UNDO, REDO = "do", "undo", "redo"
+
+
 @define
 class Outcome:
-    """What a command line did: the fight after it and a one-line summary."""
+    """What a command line did: the fight after it, a one-line summary, and its
+    effect on the history (`kind`: DO with the canonical `line`, UNDO or REDO)."""
 
     fight: Fight
     message: str
-    changed: bool = True
+    kind: str = DO
+    line: str = ""
 
 
 @define
@@ -112,11 +118,12 @@ class Session:
 
     def run(self, command: cmd.Command) -> Outcome:
         fight = apply(self.fight, command)
-        self.lines.append(command.line())
+        line = command.line()
+        self.lines.append(line)
         self.states.append(fight)
         self.redo_lines.clear()
         self.redo_states.clear()
-        return Outcome(fight, command.line())
+        return Outcome(fight, line, DO, line)
 
     def undo(self) -> Outcome:
         if not self.lines:
@@ -125,7 +132,7 @@ class Session:
         line = self.lines.pop()
         self.redo_lines.append(line)
         self.redo_states.append(self.states.pop())
-        return Outcome(previous, f"Deshecho: {line}")
+        return Outcome(previous, f"Deshecho: {line}", UNDO, line)
 
     def redo(self) -> Outcome:
         if not self.redo_lines:
@@ -136,4 +143,4 @@ class Session:
             state = apply(self.fight, parse(line, self.fight))
         self.lines.append(line)
         self.states.append(state)
-        return Outcome(state, f"Rehecho: {line}")
+        return Outcome(state, f"Rehecho: {line}", REDO, line)

@@ -3,7 +3,8 @@
 `CdbApp` owns the one piece of mutable state of the TUI: the `Session` and its
 save path.  The current fight flows down through the `fight` reactive; every key,
 dialog and palette entry ends in `run_line(line)`, which is the only way the
-fight changes: `Session.execute`, an atomic save, the new state pushed down, the
+fight changes: `Session.execute`, the autosave (`SaveFile.record`: a fsynced
+journal entry, so quitting any way loses nothing), the new state pushed down, the
 selection moved to the head of the queue, and any `Refusal` shown as a Spanish
 notification.  No rule is decided here.
 """
@@ -21,7 +22,7 @@ from ..engine.errors import Refusal
 from ..engine.model import Fight
 from ..engine.rules import queue
 from ..engine.session import Session
-from ..store import SaveError, load, save
+from ..store import SaveError, SaveFile
 from ..view import column_order
 from .commands import FightCommands
 from .styles import css_path, theme_for_terminal
@@ -43,6 +44,7 @@ class CdbApp(App[int]):
         self.path = Path(path) if path is not None else None
         self.saves_dir = Path(saves_dir) if saves_dir is not None else Path("saves")
         self.session = Session.new()
+        self.save_file: SaveFile | None = None
         self.timings: list[float] = []  # seconds spent in run_line, for the benchmark
         self._previous: Fight | None = None
 
@@ -68,20 +70,33 @@ class CdbApp(App[int]):
     def open_save(self, path: Path) -> bool:
         """Load `path` and show it; a bad file is a notification, never a crash."""
         try:
-            session = load(path)
+            save_file = SaveFile.open(path)
         except SaveError as error:
             self.notify(str(error), severity="error", timeout=8)
             return False
+        self.close_save()
+        save_file.cleanup_leftovers()
+        self.save_file = save_file
         self.path = Path(path)
-        self.session = session
+        self.session = save_file.session
         self.sub_title = str(self.path)
-        self._show(session.fight, follow=True)
+        self._show(self.session.fight, follow=True)
+        for note in save_file.notes:
+            self.notify(note, severity="warning", timeout=10)
         # The loaded history is long-lived: keep the cyclic GC from walking it on
         # every keypress (a full collection over 200 combatants × the history
         # costs tens of milliseconds, a visible hitch).
         gc.collect()
         gc.freeze()
         return True
+
+    def close_save(self) -> None:
+        """Rewrite the open save whole (no journal left), as on quitting."""
+        if self.save_file is not None:
+            try:
+                self.save_file.close()
+            except SaveError as error:
+                self.notify(str(error), severity="error", timeout=10)
 
     # ------------------------------------------------------------ the funnel
 
@@ -92,6 +107,14 @@ class CdbApp(App[int]):
         surprised) asks the DJ first; it then runs only on «sí».
         """
         began = time.perf_counter()
+        if self.save_file is not None and self.save_file.changed_on_disk:
+            # Another program (say `cdbtui do`) wrote the save: playing on from our
+            # copy would overwrite its commands.  Take the file's state instead.
+            path, self.save_file = self.save_file.path, None
+            if self.open_save(path):
+                self.notify("La partida cambió en el disco (otro programa): recargada."
+                            " Repite la orden si sigue haciendo falta.", severity="warning")
+            return False
         before = self.session.fight
         if not confirmed:
             cautions = self.session.cautions(line)
@@ -106,9 +129,9 @@ class CdbApp(App[int]):
         except Exception as error:  # a bug must not cost the GM the fight on screen
             self.notify(f"Error interno con «{line}»: {error}", severity="error", timeout=10)
             return False
-        if self.path is not None:
+        if self.save_file is not None:
             try:
-                save(self.path, self.session)
+                self.save_file.record(outcome)
             except SaveError as error:
                 self.notify(str(error), severity="error", timeout=10)
         self._show(outcome.fight, follow=True)
@@ -226,17 +249,18 @@ class CdbApp(App[int]):
             self.run_line(line)
 
 
-def run_app(path: Path | None) -> int:
+def run_app(path: Path | None, *, saves_dir: Path | None = None) -> int:
     """`cdbtui` / `cdbtui open PATH`: run the GM's app; the exit code for the shell."""
-    app = CdbApp(path)
-    result = app.run()
+    app = CdbApp(path, saves_dir=saves_dir)
+    try:
+        result = app.run()
+    finally:
+        app.close_save()
     return int(result or app.return_code or 0)
 
 
-def run_player_view(path: Path) -> int:
+def run_player_view(path: Path, *, large: bool = False) -> int:
     """`cdbtui view PATH`: the read-only player view, following the save."""
-    from .player import PlayerApp
+    from .player import run_player_view as run
 
-    app = PlayerApp(path)
-    result = app.run()
-    return int(result or app.return_code or 0)
+    return run(path, large=large)

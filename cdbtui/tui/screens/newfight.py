@@ -1,6 +1,7 @@
-"""A new, empty fight from the start screen: its name and its rules (CdB or Walküre).
+"""A new fight from the start screen: its name, its rules (CdB or Walküre) and
+whether the party roster joins it.
 
-Returns (name, rules) or None; the start screen writes the save.
+Returns (name, rules, with_party) or None; the start screen writes the save.
 """
 
 from __future__ import annotations
@@ -10,13 +11,17 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, RadioButton, RadioSet, Static
+from textual.widgets import Checkbox, Input, RadioButton, RadioSet, Static
 
 
-class NewFight(ModalScreen[tuple[str, str] | None]):
-    """Asks the name of a new fight and its ruleset."""
+class NewFight(ModalScreen[tuple[str, str, bool] | None]):
+    """Asks the name of a new fight, its ruleset and whether the party joins."""
 
     BINDINGS = [Binding("escape", "cancel", "cancelar", key_display="esc")]
+
+    def __init__(self, party: tuple[str, ...] = ()) -> None:
+        super().__init__()
+        self.party = party
 
     def compose(self) -> ComposeResult:
         with Vertical(id="new-fight", classes="dialog"):
@@ -25,6 +30,9 @@ class NewFight(ModalScreen[tuple[str, str] | None]):
             with RadioSet(id="fight-rules"):
                 yield RadioButton("CdB Engine", value=True, id="cdb")
                 yield RadioButton("Walküre", id="walkure")
+            if self.party:
+                yield Checkbox(f"Con el grupo: {', '.join(self.party)}", value=True,
+                               id="with-party")
             yield Static("⏎ crear · Esc cancelar", classes="hint")
 
     def on_mount(self) -> None:
@@ -37,7 +45,8 @@ class NewFight(ModalScreen[tuple[str, str] | None]):
             self.notify("El combate necesita un nombre", severity="error")
             return
         pressed = self.query_one(RadioSet).pressed_button
-        self.dismiss((name, pressed.id if pressed is not None else "cdb"))
+        with_party = bool(self.party) and self.query_one("#with-party", Checkbox).value
+        self.dismiss((name, pressed.id if pressed is not None else "cdb", with_party))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

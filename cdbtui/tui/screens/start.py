@@ -1,15 +1,14 @@
-"""The start screen of `cdbtui` without a path: the saves in ./saves/, newest first.
+"""The start screen of `cdbtui` without a path: the fights in the saves folder.
 
-On a first run with no saves the bundled demo fight (the seeds' harbour ambush)
-is offered and opens with one key: its command lines are run through a Session
-and written to a new file in saves/ (never over an existing one).
+A table of the saves, newest first (name, rules, turn, combatants, last played),
+with new / open / duplicate / rename / delete; deleting asks and moves the file
+to the trash folder (`library.trash`).  On a first run with no saves the bundled
+demo fight (the seeds' harbour ambush) is offered and opens with one key.  The
+party roster (`roster`) is offered when creating a fight.
 """
 
 from __future__ import annotations
 
-import os
-from datetime import datetime
-from importlib import resources
 from pathlib import Path
 
 from textual import on
@@ -17,102 +16,101 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import DataTable, Footer, Static
 
+from ... import library
 from ...engine.errors import Refusal
-from ...engine.session import Session
-from ...engine.text import slug
-from ...store import SaveError, create
-
-DEMO_NAME = "puerto"
-
-
-def list_saves(folder: Path) -> list[Path]:
-    """The `.toml` saves in `folder`, newest first."""
-    if not folder.is_dir():
-        return []
-    saves = [p for p in folder.glob("*.toml") if p.is_file()]
-    return sorted(saves, key=lambda p: p.stat().st_mtime, reverse=True)
-
-
-def demo_lines() -> list[str]:
-    text = resources.files("cdbtui").joinpath("demo", "puerto.txt").read_text("utf-8")
-    return [line.strip() for line in text.splitlines()
-            if line.strip() and not line.strip().startswith("#")]
-
-
-def free_path(folder: Path, stem: str) -> Path:
-    """`folder/stem.toml`, or `stem-2.toml`, `stem-3.toml`…: a file that does not exist."""
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{stem}.toml"
-    number = 2
-    while path.exists():
-        path = folder / f"{stem}-{number}.toml"
-        number += 1
-    return path
-
-
-def create_demo(folder: Path) -> Path:
-    """Write the demo fight to a new file in `folder`; never overwrites."""
-    path = free_path(folder, DEMO_NAME)
-    session = Session.new(DEMO_NAME, "cdb", 0)
-    for line in demo_lines():
-        session.execute(line)
-    create(path, session)
-    return path
-
-
-def create_fight(folder: Path, name: str, rules: str) -> Path:
-    """Write a new empty fight called `name`; the file is named after it, never reused."""
-    path = free_path(folder, slug(name) or "combate")
-    seed = int.from_bytes(os.urandom(4), "big")
-    create(path, Session.new(name, rules, seed))
-    return path
+from ...roster import load_roster
+from ...store import SaveError
 
 
 class StartScreen(Screen[Path | None]):
-    """Choose a fight to open; `d` opens the demo."""
+    """Choose a fight to open, or make one; `d` opens the demo."""
 
     BINDINGS = [
-        Binding("n", "new", "combate nuevo"),
-        Binding("d", "demo", "combate de ejemplo"),
+        Binding("enter", "open", "abrir", key_display="⏎", show=False),
+        Binding("n", "new", "nuevo"),
+        Binding("d", "demo", "ejemplo"),
+        Binding("c", "duplicate", "duplicar"),
+        Binding("r", "rename", "renombrar"),
+        Binding("delete,x", "delete", "a la papelera", key_display="supr"),
         Binding("q,escape", "quit_app", "salir"),
     ]
 
     def __init__(self, folder: Path) -> None:
         super().__init__()
-        self.folder = folder
-        self.saves = list_saves(folder)
+        self.folder = Path(folder)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="start"):
             yield Static("cdbtui · Plantilla de Momentos de Iniciativa", classes="title")
-            if self.saves:
-                yield Static(f"Partidas en {self.folder}/ (la más reciente primero):")
-                yield OptionList(*[
-                    Option(f"{p.stem}  ·  {datetime.fromtimestamp(p.stat().st_mtime):%Y-%m-%d %H:%M}",
-                           id=str(p))
-                    for p in self.saves
-                ], id="saves")
-                yield Static("⏎ abrir · n combate nuevo · d combate de ejemplo · q salir", classes="hint")
-            else:
-                yield Static(
-                    f"No hay partidas en {self.folder}/.\n\n"
-                    "Pulsa [b]d[/b] para abrir el combate de ejemplo del libro:\n"
-                    "Mike y Sven contra dos soldados en el puerto.\n\n"
-                    "Pulsa [b]n[/b] para crear un combate nuevo, vacío.",
-                    id="first-run",
-                )
+            yield Static("", id="saves-title")
+            table: DataTable = DataTable(id="saves", cursor_type="row", zebra_stripes=True)
+            table.add_columns("Combate", "Reglas", "Turno", "Combatientes", "Jugado", "Archivo")
+            yield table
+            yield Static("", id="first-run")
+            yield Static("⏎ abrir · n nuevo · d ejemplo · c duplicar · r renombrar"
+                         " · supr a la papelera · q salir", classes="hint")
         yield Footer()
 
-    @on(OptionList.OptionSelected)
-    def open_save(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(Path(event.option.id))
+    def on_mount(self) -> None:
+        self.refresh_list()
+
+    # ------------------------------------------------------------ the list
+
+    def refresh_list(self, select: Path | None = None) -> None:
+        table = self.query_one("#saves", DataTable)
+        table.clear()
+        found = library.entries(self.folder)
+        for entry in found:
+            if entry.problem:
+                cells = (entry.path.stem, "—", "—", "—", f"{entry.played:%Y-%m-%d %H:%M}",
+                         "no se puede abrir")
+            else:
+                turn = str(entry.turn) if entry.turn else "preparación"
+                cells = (entry.name, entry.rules_es, turn, str(entry.combatants),
+                         f"{entry.played:%Y-%m-%d %H:%M}", entry.path.name)
+            table.add_row(*cells, key=str(entry.path))
+        table.display = bool(found)
+        first_run = self.query_one("#first-run", Static)
+        first_run.display = not found
+        self.query_one("#saves-title", Static).update(
+            f"Partidas en {self.folder}/ (la más reciente primero):" if found else "")
+        if not found:
+            first_run.update(
+                f"No hay partidas en {self.folder}/.\n\n"
+                "Pulsa [b]d[/b] para abrir el combate de ejemplo del libro:\n"
+                "Mike y Sven contra dos soldados en el puerto.\n\n"
+                "Pulsa [b]n[/b] para crear un combate nuevo (con tu grupo de PJ, si lo tienes)."
+            )
+            return
+        table.focus()
+        if select is not None:
+            for row, entry in enumerate(found):
+                if entry.path == select:
+                    table.move_cursor(row=row)
+
+    def _chosen(self) -> Path | None:
+        table = self.query_one("#saves", DataTable)
+        if not table.display or table.row_count == 0:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        return Path(str(key.value))
+
+    @on(DataTable.RowSelected)
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        self.dismiss(Path(str(event.row_key.value)))
+
+    # ------------------------------------------------------------ actions
+
+    def action_open(self) -> None:
+        path = self._chosen()
+        if path is not None:
+            self.dismiss(path)
 
     def action_demo(self) -> None:
         try:
-            path = create_demo(self.folder)
+            path = library.create_demo(self.folder)
         except (SaveError, Refusal, OSError) as error:
             self.notify(f"No se pudo crear el ejemplo: {error}", severity="error")
             return
@@ -121,17 +119,82 @@ class StartScreen(Screen[Path | None]):
     def action_new(self) -> None:
         from .newfight import NewFight
 
-        def created(answer: tuple[str, str] | None) -> None:
+        try:
+            party = load_roster(self.folder)
+        except SaveError as error:
+            self.notify(f"El grupo no se puede leer: {error}", severity="warning")
+            party = []
+
+        def created(answer: tuple[str, str, bool] | None) -> None:
             if answer is None:
                 return
+            name, rules, with_party = answer
+            lines = tuple(m.line() for m in party) if with_party else ()
             try:
-                path = create_fight(self.folder, *answer)
+                path = library.create_fight(self.folder, name, rules, lines)
             except (SaveError, Refusal, OSError) as error:
                 self.notify(f"No se pudo crear el combate: {error}", severity="error")
                 return
             self.dismiss(path)
 
-        self.app.push_screen(NewFight(), created)
+        self.app.push_screen(NewFight(tuple(m.name for m in party)), created)
+
+    def action_duplicate(self) -> None:
+        path = self._chosen()
+        if path is None:
+            return
+        try:
+            copy = library.duplicate(path)
+        except (SaveError, OSError) as error:
+            self.notify(f"No se pudo duplicar: {error}", severity="error")
+            return
+        self.notify(f"Copia creada: {copy.name}")
+        self.refresh_list(select=copy)
+
+    def action_rename(self) -> None:
+        from .asktext import AskText
+
+        path = self._chosen()
+        if path is None:
+            return
+        entry = library.describe(path)
+
+        def renamed(name: str | None) -> None:
+            if not name:
+                return
+            try:
+                target = library.rename(path, name)
+            except (SaveError, OSError) as error:
+                self.notify(f"No se pudo renombrar: {error}", severity="error")
+                return
+            self.notify(f"Renombrado: {name} ({target.name})")
+            self.refresh_list(select=target)
+
+        self.app.push_screen(AskText("Renombrar el combate", entry.name), renamed)
+
+    def action_delete(self) -> None:
+        from .confirm import Confirm
+
+        path = self._chosen()
+        if path is None:
+            return
+
+        def answer(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                where = library.trash(path)
+            except OSError as error:
+                self.notify(f"No se pudo mover a la papelera: {error}", severity="error")
+                return
+            self.notify(f"{path.name} está en la papelera ({where.parent.name}/{where.name})")
+            self.refresh_list()
+
+        self.app.push_screen(
+            Confirm(f"«{library.describe(path).name}» ({path.name})",
+                    f"¿Mover a la papelera ({library.TRASH}/)? No se borra: se puede recuperar."),
+            answer,
+        )
 
     def action_quit_app(self) -> None:
         self.dismiss(None)

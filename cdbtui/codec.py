@@ -1,0 +1,198 @@
+"""Engine values to plain TOML-able data and back, checking every value on the way in.
+
+Serialization lives here, outside the engine's classes (STYLE.md), and is generic
+over their attrs fields: a field added to the model is saved and loaded with no
+change here.  TOML has no null, so a field whose value is None is left out, and so
+is a field at its default (a save shows what matters); a missing field takes the
+class default, and a field without one must be present.
+
+Loading never trusts the file: every value is checked against the field's type and
+against bounds that rule out absurd numbers, and the first problem is raised as a
+`DecodeError` saying where and what, in Spanish.
+"""
+
+from __future__ import annotations
+
+import enum
+import types
+import typing
+from functools import cache
+from typing import Any
+
+import attrs
+
+from .engine.model import Stop
+
+#: Small classes written as an array of their fields, in order: `[moment, ac, begin]`.
+AS_ARRAY = frozenset({Stop})
+
+#: Fields always written, even at their default, so that a save reads well by hand.
+ALWAYS = frozenset({"name", "rules", "turn", "ac_per_turn", "side", "status"})
+
+#: Bounds on numbers; anything outside is an absurd value (a damaged or mistyped file).
+MOMENT = (-999, 999)
+BOUNDS: dict[str, tuple[int, int]] = {
+    "ac_per_turn": (0, 99),
+    "ac": (-99, 99),
+    "ini": (-99, 99),
+    "agi": (-99, 99),
+    "ate": (-99, 99),
+    "skill": (-99, 99),
+    "mov": (-99, 99),
+    "start": MOMENT,
+    "marker": MOMENT,
+    "moment": MOMENT,
+    "begin": MOMENT,
+    "turn": (0, 99_999),
+    "attacks": (0, 999),
+    "extra_targets": (0, 99),
+    "aim": (-99, 99),
+    "remaining": (0, 99),
+    "boxes": (0, 99),
+    "marked": (0, 999),
+    "seed": (0, 2**63 - 1),
+    "rolls": (0, 2**63 - 1),
+    "clock": (0, 2**63 - 1),
+    "arrival": (0, 2**63 - 1),
+}
+DEFAULT_BOUNDS = (-1_000_000, 1_000_000)
+
+
+class DecodeError(Exception):
+    """A value in a save that is not what the model expects; `str()` is Spanish."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(f"{where}: {problem}" if where else problem)
+        self.where = where
+        self.problem = problem
+
+
+@cache
+def _fields(cls: type) -> tuple[tuple[attrs.Attribute, Any], ...]:
+    """The attrs fields of `cls` with their resolved types and defaults."""
+    attrs.resolve_types(cls)
+    result = []
+    for f in attrs.fields(cls):
+        default = f.default
+        if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+            default = default.factory()
+        result.append((f, default))
+    return tuple(result)
+
+
+# ---------------------------------------------------------------- out
+
+
+def to_data(obj: Any, *, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """An attrs instance as a dict of TOML values (None and defaults left out)."""
+    table: dict[str, Any] = {}
+    for f, default in _fields(type(obj)):
+        if f.name in skip:
+            continue
+        value = getattr(obj, f.name)
+        if value is None or (value == default and f.name not in ALWAYS):
+            continue
+        table[f.name] = _encode(value)
+    return table
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, enum.Enum):
+        return value.value
+    kind = type(value)
+    if kind in AS_ARRAY:
+        return [_encode(getattr(value, f.name)) for f, _ in _fields(kind)]
+    if attrs.has(kind):
+        return to_data(value)
+    if isinstance(value, tuple):
+        return [_encode(item) for item in value]
+    return value
+
+
+# ---------------------------------------------------------------- in
+
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+def from_data(cls: type, data: Any, where: str = "") -> Any:
+    """An instance of attrs class `cls` from a dict read from TOML, every value checked."""
+    if not isinstance(data, dict):
+        raise DecodeError(where, f"se esperaba una tabla, no {_describe(data)}")
+    known = {f.name for f, _ in _fields(cls)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise DecodeError(where, f"campo desconocido «{unknown[0]}»")
+    values = {}
+    for f, _ in _fields(cls):
+        here = f"{where} › {f.name}" if where else f.name
+        if f.name in data:
+            values[f.name] = decode(f.type, data[f.name], here, f.name)
+        elif f.default is attrs.NOTHING:
+            if type(None) in typing.get_args(f.type):  # None is written as no key
+                values[f.name] = None
+            else:
+                raise DecodeError(where, f"falta el campo «{f.name}»")
+    try:
+        return cls(**values)
+    except (TypeError, ValueError) as error:
+        raise DecodeError(where, f"valores incoherentes ({error})") from None
+
+
+def decode(kind: Any, value: Any, where: str, name: str = "") -> Any:
+    """`value` read from TOML as an instance of the (resolved) type `kind`."""
+    origin = typing.get_origin(kind)
+    if origin in (types.UnionType, typing.Union):
+        options = [arg for arg in typing.get_args(kind) if arg is not type(None)]
+        if len(options) != 1:
+            raise TypeError(f"unsupported union {kind!r}")
+        return decode(options[0], value, where, name)
+    if origin is tuple:
+        args = typing.get_args(kind)
+        if not isinstance(value, list):
+            raise DecodeError(where, f"se esperaba una lista, no {_describe(value)}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(
+                decode(args[0], item, f"{where} nº {index}", name)
+                for index, item in enumerate(value, 1)
+            )
+        if len(value) != len(args):
+            raise DecodeError(where, f"se esperaban {len(args)} valores, no {len(value)}")
+        return tuple(decode(a, item, where, name) for a, item in zip(args, value))
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise DecodeError(where, f"se esperaba true o false, no {_describe(value)}")
+        return value
+    if kind is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise DecodeError(where, f"se esperaba un número entero, no {_describe(value)}")
+        low, high = BOUNDS.get(name, DEFAULT_BOUNDS)
+        if not low <= value <= high:
+            raise DecodeError(where, f"valor absurdo {value} (debe estar entre {low} y {high})")
+        return value
+    if kind is str:
+        if not isinstance(value, str):
+            raise DecodeError(where, f"se esperaba un texto, no {_describe(value)}")
+        return value
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        try:
+            return kind(value)
+        except ValueError:
+            allowed = ", ".join(str(member.value) for member in kind)
+            raise DecodeError(
+                where, f"valor desconocido {_describe(value)} (se admite: {allowed})"
+            ) from None
+    if isinstance(kind, type) and attrs.has(kind):
+        if kind in AS_ARRAY:
+            fields = _fields(kind)
+            if not isinstance(value, list) or len(value) != len(fields):
+                raise DecodeError(
+                    where, f"se esperaba una lista de {len(fields)} números, no {_describe(value)}"
+                )
+            return kind(*(
+                decode(f.type, item, where, f.name) for (f, _), item in zip(fields, value)
+            ))
+        return from_data(kind, value, where)
+    raise TypeError(f"unsupported field type {kind!r}")

@@ -1,0 +1,368 @@
+"""The fight written out for the DJ's campaign notes: Markdown or standalone HTML.
+
+A pure function of the `Fight` (no Textual, no rich, no files: the CLI writes what
+these functions return).  `build_report` turns the fight into plain data (a roster
+of final states and the log grouped by turn); `export_markdown` and `export_html`
+only render that data.
+
+With `for_players=True` the report follows the player view (`view.build_sheet`):
+hidden combatants are left out (their roster row and every log entry that names
+them), and the numbers of private PNJ show as "?" (in their roster row and in the
+log entries that name them; the moment of an entry stays, as the countdown is public).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Iterable
+from itertools import groupby
+
+from attrs import frozen
+
+from .engine.catalog import RULES_ES
+from .engine.model import FATIGUE_CATEGORIES, WOUND_CATEGORIES, Combatant, Fight, Status, Track
+from .engine.text import fold
+
+#: Heading of the log entries written before turn 1.
+SETUP = "Preparación"
+#: What an empty cell shows.
+NONE = "—"
+#: What a private PNJ number shows in the players' version.
+SECRET = "?"
+WARNING_MARK = "⚠"
+
+#: The rest of a damage entry after "NAME: " (rules.py `_damage`): boxes marked,
+#: or a roll that RD stopped.
+_DAMAGE = re.compile(
+    r"\d+ casilla\(s\) de (?:heridas|fatiga) \(daño -?\d+ − RD -?\d+\)"
+    r"|daño -?\d+ − RD -?\d+ < 0, sin efecto"
+)
+#: A whole number standing on its own (not the 6 of "1d6").
+_NUMBER = re.compile(r"(?<!\w)[-−]?\d+(?!\w)")
+_REMOVED = "Baja de "
+
+
+@frozen
+class RosterRow:
+    """A combatant's line in the roster: everything already as text."""
+
+    name: str
+    side: str
+    ac_per_turn: str
+    start: str
+    wounds: str
+    fatigue: str
+    state: str
+
+
+@frozen
+class Entry:
+    """One log entry as the export shows it."""
+
+    moment: str | None
+    text: str
+    warning: bool
+    damage: bool
+
+
+@frozen
+class TurnGroup:
+    """The log entries of one turn ("Preparación" for those before turn 1)."""
+
+    title: str
+    entries: tuple[Entry, ...]
+
+
+@frozen
+class Report:
+    """Everything an export shows, as plain text pieces."""
+
+    title: str
+    rules: str
+    details: tuple[str, ...]
+    roster: tuple[RosterRow, ...]
+    turns: tuple[TurnGroup, ...]
+
+
+# ---------------------------------------------------------------- the data
+
+
+def side_label(side: str) -> str:
+    """"PJ", "PNJ", or a faction's name as the DJ typed it."""
+    return side.upper() if side in ("pj", "pnj") else side
+
+
+def category_label(track: Track, names: tuple[str, ...]) -> str:
+    """The worst marked category of a track in Spanish, or "—" when clean."""
+    index = track.category
+    if index is None:
+        return NONE
+    return names[min(index, len(names) - 1)]
+
+
+def is_damage(text: str, names: Iterable[str]) -> bool:
+    """Whether a log text is a damage entry ("Sven: 2 casilla(s) de heridas (daño 3 − RD 1)").
+
+    Only the exact shape rules.py writes, after the exact name of a combatant, counts:
+    a free-action text or an awaited trigger typed to look like damage does not.
+    """
+    for name in names:
+        prefix = f"{name}: "
+        if text.startswith(prefix) and _DAMAGE.fullmatch(text[len(prefix):]):
+            return True
+    return False
+
+
+def _word_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
+    """A pattern finding any of `names` (already folded) as whole words."""
+    alternatives = sorted({n for n in names if n}, key=len, reverse=True)
+    if not alternatives:
+        return None
+    body = "|".join(re.escape(n) for n in alternatives)
+    return re.compile(rf"(?<!\w)(?:{body})(?!\w)")
+
+
+def mentions(text: str, pattern: re.Pattern[str] | None) -> bool:
+    """Whether `text`, folded, names someone `pattern` (built from folded names) finds."""
+    return pattern is not None and pattern.search(fold(text)) is not None
+
+
+def mask_numbers(text: str, names: Iterable[str]) -> str:
+    """`text` with every whole number shown as "?", except those inside `names`
+    ("Soldado 2: Disparar (3 AC) → momento 1" → "Soldado 2: Disparar (? AC) → momento ?")."""
+    alternatives = sorted({n for n in names if n}, key=len, reverse=True)
+    if not alternatives:
+        return _NUMBER.sub(SECRET, text)
+    body = "|".join(re.escape(n) for n in alternatives)
+    pieces = re.split(rf"((?<!\w)(?:{body})(?!\w))", text, flags=re.IGNORECASE)
+    # re.split with one group: names at the odd positions, the rest at the even ones.
+    return "".join(p if i % 2 else _NUMBER.sub(SECRET, p) for i, p in enumerate(pieces))
+
+
+def _known_names(fight: Fight) -> tuple[str, ...]:
+    """Everyone the log may name: the roster and those removed ("Baja de X")."""
+    removed = (e.text[len(_REMOVED):] for e in fight.log if e.text.startswith(_REMOVED))
+    return (*(c.name for c in fight.combatants), *removed)
+
+
+def _secret(c: Combatant, for_players: bool) -> bool:
+    return for_players and c.private and not c.is_pc
+
+
+def _row(c: Combatant, for_players: bool) -> RosterRow:
+    secret = _secret(c, for_players)
+    state = list(c.conditions)
+    if c.status is Status.OUT:
+        state.append("fuera de combate")
+    return RosterRow(
+        name=c.name,
+        side=side_label(c.side),
+        ac_per_turn=SECRET if secret else str(c.ac_per_turn),
+        start=SECRET if secret else (NONE if c.start is None else str(c.start)),
+        wounds=category_label(c.wounds, WOUND_CATEGORIES),
+        fatigue=category_label(c.fatigue, FATIGUE_CATEGORIES),
+        state=", ".join(state) if state else NONE,
+    )
+
+
+def build_report(fight: Fight, *, for_players: bool = False) -> Report:
+    """The export's content: roster with final states, and the log turn by turn."""
+    hidden = [c for c in fight.combatants if for_players and c.hidden]
+    private = [c for c in fight.combatants if _secret(c, for_players) and not c.hidden]
+    hidden_pattern = _word_pattern(fold(c.name) for c in hidden)
+    private_pattern = _word_pattern(fold(c.name) for c in private)
+    names = _known_names(fight)
+
+    hidden_keys = {c.key for c in hidden}
+    roster = tuple(_row(c, for_players) for c in fight.combatants if c.key not in hidden_keys)
+    turns = []
+    for turn, entries in groupby(fight.log, key=lambda e: e.turn):
+        shown = []
+        for entry in entries:
+            if mentions(entry.text, hidden_pattern):
+                continue
+            text = entry.text
+            if mentions(text, private_pattern):
+                text = mask_numbers(text, names)
+            shown.append(Entry(
+                moment=None if entry.moment is None else f"M{entry.moment}",
+                text=text,
+                warning=entry.warning,
+                damage=is_damage(entry.text, names),
+            ))
+        if shown:
+            turns.append(TurnGroup(SETUP if turn < 1 else f"Turno {turn}", tuple(shown)))
+
+    details = [f"Reglas: {RULES_ES.get(fight.rules, fight.rules)}"]
+    if fight.quick:
+        details.append("Iniciativa Rápida")
+    details.append(f"Turnos: {fight.turn}" if fight.started else "Sin empezar")
+    if for_players:
+        details.append("Versión para los jugadores")
+    return Report(
+        title=fight.name,
+        rules=RULES_ES.get(fight.rules, fight.rules),
+        details=tuple(details),
+        roster=roster,
+        turns=tuple(turns),
+    )
+
+
+ROSTER_HEADINGS = (
+    "Nombre", "Bando", "AC por turno", "Momento inicial", "Heridas", "Fatiga", "Estado",
+)
+#: Columns aligned right (numbers).
+_NUMERIC = {2, 3}
+
+
+def _cells(row: RosterRow) -> tuple[str, ...]:
+    return (row.name, row.side, row.ac_per_turn, row.start, row.wounds, row.fatigue, row.state)
+
+
+# ---------------------------------------------------------------- Markdown
+
+#: Characters that always mean something to Markdown inside a line.
+_MD_ALWAYS = re.compile(r"([\\`*_\[\]|~])")
+#: "<" opening a tag or an autolink, "&" opening an entity: the others stay literal.
+_MD_HTML = re.compile(r"([<&])(?=[A-Za-z/!?#])")
+
+
+def escape_md(text: str) -> str:
+    """`text` as literal Markdown on one line: no emphasis, links, tags or cell breaks.
+
+    Only what would change meaning is escaped, so that the engine's log lines
+    ("daño 1 − RD 3 < 0, sin efecto") come out exactly as written.
+    """
+    text = " ".join(text.splitlines())
+    return _MD_HTML.sub(r"\\\1", _MD_ALWAYS.sub(r"\\\1", text))
+
+
+def _md_entry(entry: Entry) -> str:
+    text = escape_md(entry.text)
+    if entry.damage:
+        text = f"**{text}**"
+    if entry.warning:
+        text = f"{WARNING_MARK} {text}"
+    return f"- `{entry.moment}` {text}" if entry.moment else f"- {text}"
+
+
+def export_markdown(fight: Fight, *, for_players: bool = False) -> str:
+    """The fight as Markdown: title, roster table, then the log under a heading per turn."""
+    report = build_report(fight, for_players=for_players)
+    lines = [f"# {escape_md(report.title)} · {escape_md(report.rules)}", ""]
+    lines += [" · ".join(escape_md(d) for d in report.details), ""]
+    lines += ["## Combatientes", ""]
+    if report.roster:
+        lines.append("| " + " | ".join(ROSTER_HEADINGS) + " |")
+        lines.append("|" + "|".join("---:" if i in _NUMERIC else "---" for i in range(len(ROSTER_HEADINGS))) + "|")
+        for row in report.roster:
+            lines.append("| " + " | ".join(escape_md(cell) for cell in _cells(row)) + " |")
+    else:
+        lines.append("Sin combatientes.")
+    lines += ["", "## Registro", ""]
+    for group in report.turns:
+        lines += [f"### {group.title}", ""]
+        lines += [_md_entry(entry) for entry in group.entries]
+        lines.append("")
+    if not report.turns:
+        lines += ["Sin entradas.", ""]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- HTML
+
+_CSS = """\
+body { font-family: Georgia, "Times New Roman", serif; color: #222; background: #fff;
+       max-width: 52rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.45; }
+h1 { margin-bottom: .2rem; }
+.details { color: #555; margin-top: 0; }
+table { border-collapse: collapse; width: 100%; margin: .5rem 0 1.5rem; }
+th, td { border: 1px solid #999; padding: .25rem .5rem; text-align: left; vertical-align: top; }
+th { background: #eee; }
+td.num { text-align: right; }
+ol.log { list-style: none; padding-left: 0; margin: .3rem 0 1rem; }
+ol.log li { padding: .1rem 0; }
+.moment { display: inline-block; min-width: 3.2em; font-family: monospace; color: #555; }
+li.damage strong { color: #8b0000; }
+li.warning { background: #fff3cd; }
+.warn { font-weight: bold; }
+@media print {
+  body { margin: 0; max-width: none; font-size: 11pt; }
+  h2, h3 { break-after: avoid; page-break-after: avoid; }
+  tr, li { break-inside: avoid; page-break-inside: avoid; }
+  th { background: none; }
+  li.warning { background: none; }
+  li.damage strong { color: #000; }
+}"""
+
+
+def _h(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def _html_entry(entry: Entry) -> str:
+    classes = [c for c, on in (("damage", entry.damage), ("warning", entry.warning)) if on]
+    attr = f' class="{" ".join(classes)}"' if classes else ""
+    moment = f'<span class="moment">{_h(entry.moment or "")}</span> '
+    warn = f'<span class="warn" title="aviso">{WARNING_MARK}</span> ' if entry.warning else ""
+    text = _h(entry.text)
+    if entry.damage:
+        text = f"<strong>{text}</strong>"
+    return f"<li{attr}>{moment}{warn}{text}</li>"
+
+
+def export_html(fight: Fight, *, for_players: bool = False) -> str:
+    """The fight as a standalone HTML5 page (UTF-8, inline CSS, fit to print)."""
+    report = build_report(fight, for_players=for_players)
+    title = f"{report.title} · {report.rules}"
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="es">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_h(title)}</title>",
+        f"<style>\n{_CSS}\n</style>",
+        "</head>",
+        "<body>",
+        "<main>",
+        "<header>",
+        f"<h1>{_h(title)}</h1>",
+        f'<p class="details">{_h(" · ".join(report.details))}</p>',
+        "</header>",
+        '<section class="roster">',
+        "<h2>Combatientes</h2>",
+    ]
+    if report.roster:
+        out.append("<table>")
+        out.append("<thead><tr>" + "".join(f"<th>{_h(h)}</th>" for h in ROSTER_HEADINGS) + "</tr></thead>")
+        out.append("<tbody>")
+        for row in report.roster:
+            cells = "".join(
+                f'<td class="num">{_h(cell)}</td>' if i in _NUMERIC else f"<td>{_h(cell)}</td>"
+                for i, cell in enumerate(_cells(row))
+            )
+            out.append(f"<tr>{cells}</tr>")
+        out.append("</tbody>")
+        out.append("</table>")
+    else:
+        out.append("<p>Sin combatientes.</p>")
+    out.append("</section>")
+    out.append('<section class="log">')
+    out.append("<h2>Registro</h2>")
+    for group in report.turns:
+        out.append('<section class="turn">')
+        out.append(f"<h3>{_h(group.title)}</h3>")
+        out.append('<ol class="log">')
+        out += [_html_entry(entry) for entry in group.entries]
+        out.append("</ol>")
+        out.append("</section>")
+    if not report.turns:
+        out.append("<p>Sin entradas.</p>")
+    out += ["</section>", "</main>", "</body>", "</html>", ""]
+    return "\n".join(out)
+
+
+#: The export formats by file extension, for the CLI.
+FORMATS: dict[str, Callable[..., str]] = {"md": export_markdown, "html": export_html}

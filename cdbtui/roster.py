@@ -1,0 +1,118 @@
+"""The party roster: PJ defined once and added to every new fight.
+
+A roster is `_grupo.toml` in the saves folder, one `[[pj]]` table per character
+with the fields of an `alta` command (name, ac, ini, agi, ate, skill, mov,
+talents, wounds); adding the party to a fight runs those `alta` lines through
+the same funnel as any command, so it is undoable like the rest.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from attrs import evolve
+
+from .codec import DecodeError, from_data, to_data
+from .engine.commands import Add
+from .engine.errors import Refusal
+from .engine.model import DEFAULT_BOXES, Combatant
+from .engine.parser import parse
+from .engine.rules import new_fight
+from .store import SaveError, table_text, write_atomic
+
+FILE_NAME = "_grupo.toml"
+HEADER = """\
+# Grupo de PJ de cdbtui: se añaden a los combates nuevos («con el grupo»).
+# Un [[pj]] por personaje, con los campos de la orden «alta»:
+# name, ac, ini, agi, ate, skill (hab), mov, talents, wounds (casillas por categoría).
+"""
+
+
+def roster_path(folder: Path) -> Path:
+    return Path(folder) / FILE_NAME
+
+
+def load_roster(folder: Path) -> list[Add]:
+    """The party in `folder` (empty if there is none yet)."""
+    path = roster_path(folder)
+    try:
+        document = tomllib.loads(path.read_text("utf-8"))
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeDecodeError) as error:
+        raise SaveError(f"{path}: no se puede leer ({error})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise SaveError(f"{path}: el TOML no es válido ({error})") from None
+    members = document.get("pj", [])
+    if not isinstance(members, list) or set(document) - {"pj"}:
+        raise SaveError(f"{path}: se esperaba solo una lista [[pj]]")
+    party: list[Add] = []
+    for number, table in enumerate(members, 1):
+        try:
+            member = from_data(Add, table, f"[[pj]] nº {number}")
+        except DecodeError as error:
+            raise SaveError(f"{path}: {error}") from None
+        party.append(evolve(member, side="pj"))
+    names = [m.name.casefold() for m in party]
+    for name in names:
+        if names.count(name) > 1:
+            raise SaveError(f"{path}: el nombre «{name}» está repetido")
+    return party
+
+
+def save_roster(folder: Path, party: list[Add]) -> None:
+    path = roster_path(folder)
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    tables = [to_data(evolve(m, side="pj", hidden=False, private=False, start=None))
+              for m in party]
+    try:
+        write_atomic(path, HEADER + "\n".join(table_text("pj", t, array=True) for t in tables))
+    except OSError as error:
+        raise SaveError(f"no se puede guardar {path}: {error.strerror or error}") from None
+
+
+def member_from_line(line: str) -> Add:
+    """A party member from an `alta` line (checked by the command parser)."""
+    try:
+        command = parse(line, new_fight())
+    except Refusal as refusal:
+        raise SaveError(str(refusal)) from None
+    if not isinstance(command, Add):
+        raise SaveError("se esperaba una orden «alta NOMBRE ac=N …»")
+    return evolve(command, side="pj", hidden=False, private=False, start=None)
+
+
+def member_from_combatant(c: Combatant) -> Add:
+    """A fight's PJ as a party member (its sheet, not its state in the fight)."""
+    return Add(
+        name=c.name, ac=c.ac_per_turn, ini=c.ini, agi=c.agi, ate=c.ate, skill=c.skill,
+        mov=c.mov, side="pj", talents=c.talents,
+        wounds=None if c.wounds.boxes == DEFAULT_BOXES else c.wounds.boxes,
+    )
+
+
+def put_member(folder: Path, member: Add) -> bool:
+    """Add `member` to the roster, or replace the one of the same name; True if new."""
+    party = load_roster(folder)
+    key = member.name.casefold()
+    new = all(m.name.casefold() != key for m in party)
+    party = [member if m.name.casefold() == key else m for m in party]
+    if new:
+        party.append(member)
+    save_roster(folder, party)
+    return new
+
+
+def remove_member(folder: Path, name: str) -> None:
+    party = load_roster(folder)
+    kept = [m for m in party if m.name.casefold() != name.casefold()]
+    if len(kept) == len(party):
+        raise SaveError(f"«{name}» no está en el grupo")
+    save_roster(folder, kept)
+
+
+def party_lines(folder: Path, present: tuple[str, ...] = ()) -> list[str]:
+    """The `alta` lines of the party members not already in the fight."""
+    taken = {name.casefold() for name in present}
+    return [m.line() for m in load_roster(folder) if m.name.casefold() not in taken]
