@@ -74,6 +74,8 @@ def save_roster(folder: Path, party: list[Add]) -> None:
 
 def member_from_line(line: str) -> Add:
     """A party member from an `alta` line (checked by the command parser)."""
+    if line.split()[:1] not in (["alta"], ["add"]):
+        raise SaveError("se esperaba una orden «alta NOMBRE ac=N …»")
     try:
         command = parse(line, new_fight())
     except Refusal as refusal:

@@ -205,12 +205,18 @@ def _parse(text: str) -> tuple[dict[str, Any], bool]:
     try:
         return tomllib.loads(text), False
     except tomllib.TOMLDecodeError as error:
-        cut = text.rfind(_JOURNAL)
-        if cut != -1 and "\nend = true\n" in text[:cut]:
+        # A journal entry is three short lines appended at once: a write cut short
+        # leaves a prefix of one.  Drop trailing lines, never into the snapshot.
+        floor = text.find("\nend = true\n")
+        cut = len(text)
+        for _ in range(3):
+            cut = text.rfind("\n", 0, cut)
+            if floor == -1 or cut <= floor + len("\nend = true"):
+                break
             try:
                 return tomllib.loads(text[: cut + 1]), True
             except tomllib.TOMLDecodeError:
-                pass
+                continue
         raise SaveError(_toml_error(error)) from None
 
 

@@ -200,6 +200,14 @@ def test_undo_with_empty_history_is_refused(tmp_path):
         ("new", "a.toml", "--rules", "gurps"),
         ("new", "a.toml", "--seed", "x"),
         ("--frob",),
+        ("list", "extra"),
+        ("export",),
+        ("export", "a.toml", "--format", "pdf"),
+        ("serve", "a.toml", "--port", "x"),
+        ("serve", "a.toml", "--port", "70000"),
+        ("view",),
+        ("grupo", "vuela"),
+        ("--saves",),
     ],
 )
 def test_usage_errors_exit_2(tmp_path, args):
@@ -213,8 +221,9 @@ def test_unreadable_saves_exit_2_without_traceback(tmp_path):
         "missing.toml": None,
         "basura.toml": "esto no es toml = = =",
         "ajena.toml": 'title = "otra cosa"\n',
-        "futura.toml": 'format = "cdbtui"\nversion = 99\n',
-        "rota.toml": 'format = "cdbtui"\nversion = 1\n[fight]\nturn = "x"\n',
+        "futura.toml": 'app = "cdbtui"\nschema = 99\n',
+        "rota.toml": 'app = "cdbtui"\nschema = 2\n[fight]\nturn = "x"\n',
+        "vieja-rota.toml": 'format = "cdbtui"\nversion = 1\n[fight]\nturn = "x"\n',
     }
     for name, text in cases.items():
         path = tmp_path / name
@@ -232,3 +241,74 @@ def test_unreadable_saves_exit_2_without_traceback(tmp_path):
 def test_help_exits_0():
     result = cdbtui("--help")
     assert result.returncode == 0 and "cdbtui do RUTA" in result.stdout
+
+
+# ---------------------------------------------------------------- issue 4 commands
+
+
+def test_list_shows_the_fights_of_the_saves_folder(save, tmp_path):
+    folder = tmp_path / "mis-partidas"
+    folder.mkdir()
+    (folder / "puerto.toml").write_bytes(save.read_bytes())
+    result = cdbtui("--saves", str(folder), "list")
+    assert result.returncode == 0, result.stderr
+    assert "puerto.toml" in result.stdout and "Emboscada en el puerto (CdB)" in result.stdout
+    assert "turno 1" in result.stdout and "4 combatientes" in result.stdout
+    import os
+
+    env = dict(os.environ, CDBTUI_SAVES=str(folder))
+    by_env = subprocess.run([sys.executable, "-m", "cdbtui", "list"], capture_output=True,
+                            text=True, env=env, timeout=60)
+    assert by_env.stdout == result.stdout
+    assert "No hay partidas" in cdbtui("list", cwd=tmp_path).stdout
+
+
+def test_grupo_adds_lists_removes_and_new_fights_take_it(save, tmp_path):
+    folder = ["--saves", str(tmp_path / "s")]
+    assert cdbtui(*folder, "grupo", "alta", "Sven el Rojo", "ac=5", "ini=2").returncode == 0
+    assert cdbtui(*folder, "grupo", "desde", str(save), "Mike").returncode == 0
+    listed = cdbtui(*folder, "grupo").stdout.splitlines()
+    assert listed == ['alta "Sven el Rojo" ac=5 ini=2 bando=pj',
+                      "alta Mike ac=7 ini=4 agi=4 ate=3 hab=5 mov=4 bando=pj talentos=punteria-zen"]
+    new = tmp_path / "nueva.toml"
+    assert cdbtui(*folder, "new", str(new), "--grupo").returncode == 0
+    state = json.loads(cdbtui("show", str(new), "--json").stdout)
+    assert [c["name"] for c in state["combatants"]] == ["Sven el Rojo", "Mike"]
+    assert cdbtui(*folder, "grupo", "baja", "mike").returncode == 0
+    assert len(cdbtui(*folder, "grupo").stdout.splitlines()) == 1
+    missing = cdbtui(*folder, "grupo", "baja", "Nadie")
+    assert missing.returncode == 2 and "no está en el grupo" in missing.stderr
+
+
+def test_export_writes_the_log_turn_by_turn(save, tmp_path):
+    cdbtui("do", str(save), "Mike disparar-armas-largas", 'dano "Soldado 1" 4 rd=1')
+    result = cdbtui("export", str(save))
+    assert result.returncode == 0
+    assert "Turno 1" in result.stdout and "Disparar Armas Largas" in result.stdout
+    out = tmp_path / "notas.html"
+    before = save.read_bytes()
+    result = cdbtui("export", str(save), "--format", "html", "--output", str(out))
+    assert result.returncode == 0 and out.read_text("utf-8").startswith("<!DOCTYPE html>")
+    assert save.read_bytes() == before
+    clobber = cdbtui("export", str(save), "-o", str(save))
+    assert clobber.returncode == 2 and save.read_bytes() == before
+
+
+def test_do_compacts_its_journal_and_keeps_a_backup(save):
+    before = save.read_bytes()
+    assert cdbtui("do", str(save), "Mike gasta 1", "Mike gasta 1").returncode == 0
+    assert "\n[[journal]]\n" not in save.read_text("utf-8")
+    assert save.with_name(save.name + ".bak").read_bytes().startswith(before)
+
+
+def test_a_schema_1_save_still_works_and_keeps_its_original(tmp_path):
+    v1 = Path(__file__).parent / "data" / "v1-puerto.toml"
+    path = tmp_path / "viejo.toml"
+    path.write_bytes(v1.read_bytes())
+    shown = cdbtui("show", str(path), "--json")
+    assert shown.returncode == 0 and path.read_bytes() == v1.read_bytes()
+    assert cdbtui("do", str(path), "rehacer").returncode == 0
+    assert (tmp_path / "viejo.toml.v1").read_bytes() == v1.read_bytes()
+    state = json.loads(cdbtui("show", str(path), "--json").stdout)
+    sven = next(c for c in state["combatants"] if c["name"] == "Sven")
+    assert sven["conditions"] == ["agarrado"]
