@@ -15,7 +15,7 @@ from collections.abc import Callable
 from attrs import evolve
 
 from . import commands as cmd
-from .catalog import RULES_ES, TALENT_ES, Maneuver, catalog
+from .catalog import RULES_ES, Maneuver, catalog
 from .errors import Refusal
 from .model import (
     ACTIVE,
@@ -271,10 +271,6 @@ def _check_can_maneuver(fight: Fight, c: Combatant) -> None:
 
 
 def _check_maneuver_rules(fight: Fight, c: Combatant, maneuver: Maneuver, cost: int) -> None:
-    missing = [t for t in maneuver.talents if not c.has_talent(t)]
-    if missing:
-        names = ", ".join(TALENT_ES.get(t, t) for t in missing)
-        raise Refusal(f"{maneuver.name} requiere el talento {names} y {c.name} no lo tiene")
     zen = c.has_talent("punteria-zen")
     if maneuver.aim:
         # An Apuntar belongs to the turn it completes: one started with too few AC
@@ -545,6 +541,9 @@ def _perform(fight: Fight, command: cmd.Perform, *, interrupt: bool = False) -> 
         label = command.text or "Otra acción"
     else:
         maneuver = catalog(fight.rules).get(command.maneuver)
+        refusal = maneuver.refusal(c)  # talent-only maneuvers (RULES.md §4)
+        if refusal is not None:
+            raise Refusal(refusal)
         cost = maneuver.cost_for(c, command.amount)
         label = maneuver.name
     _check_cost(c, cost, label)
