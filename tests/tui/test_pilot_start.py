@@ -118,3 +118,92 @@ async def test_a_new_fight_needs_a_name(tmp_path):
         from cdbtui.tui.screens.newfight import NewFight
         assert isinstance(app.screen, NewFight)
         assert not saves.exists() or not list(saves.glob("*.toml"))
+
+
+async def test_start_screen_shows_rules_turn_and_size(tmp_path):
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    write_save(saves / "puerto.toml", demo_lines())
+    app = CdbApp(None, saves_dir=saves)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        for cell in ("Emboscada en el puerto", "CdB", "puerto.toml", "Turno", "Combatientes"):
+            assert cell in text
+
+
+async def test_duplicate_rename_and_trash_from_the_start_screen(tmp_path):
+    from cdbtui import library
+
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    original = write_save(saves / "puerto.toml", demo_lines())
+    app = CdbApp(None, saves_dir=saves)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        await keys(pilot, "c")  # duplicate: the copy is listed and selected
+        copy = saves / "puerto-copia.toml"
+        assert copy.exists() and "(copia)" in screen_text(app)
+        await keys(pilot, "r")  # rename the copy
+        app.screen.query_one("#ask-text-input").value = "Segunda noche"
+        await keys(pilot, "enter")
+        renamed = saves / "segunda-noche.toml"
+        assert renamed.exists() and not copy.exists()
+        assert load(renamed).fight.name == "Segunda noche"
+        await keys(pilot, "delete")  # asks first: Escape keeps it
+        await keys(pilot, "escape")
+        assert renamed.exists()
+        await keys(pilot, "delete", "enter")
+        assert not renamed.exists()
+        trashed = list((saves / library.TRASH).glob("segunda-noche-*.toml"))
+        assert len(trashed) == 1 and load(trashed[0]).fight.name == "Segunda noche"
+        assert original.exists() and "Segunda noche" not in screen_text(app)
+        await keys(pilot, "enter")
+        assert app.path == original
+
+
+async def test_a_new_fight_takes_the_party_and_g_saves_a_pj_to_it(tmp_path):
+    from cdbtui import roster
+
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    path = write_save(saves / "puerto.toml", demo_lines())
+    app = CdbApp(path, saves_dir=saves)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "right", "right", "G")  # columns: Mike 7, Soldado 1 6, Sven 5
+        assert [m.name for m in roster.load_roster(saves)] == ["Sven"]
+    app = CdbApp(None, saves_dir=saves)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "n")
+        assert "Con el grupo: Sven" in screen_text(app)
+        await pilot.press(*"Otra pelea")
+        await keys(pilot, "enter")
+        assert [c.name for c in app.fight.combatants] == ["Sven"]
+        assert app.fight.find("Sven").is_pc
+        await keys(pilot, "u")
+        assert app.fight.combatants == ()
+        await keys(pilot, "A")  # the party again, as undoable altas
+        assert [c.name for c in app.fight.combatants] == ["Sven"]
+        assert load(app.path).fight == app.fight
+
+
+async def test_another_program_changing_the_save_is_reloaded_not_overwritten(save_from):
+    import subprocess
+    import sys
+
+    path = save_from(demo_lines())
+    app = CdbApp(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        subprocess.run([sys.executable, "-m", "cdbtui", "do", str(path), "Mike gasta 2"],
+                       check=True, capture_output=True)
+        await keys(pilot, "1")  # noticed before running: reload instead
+        assert app.fight.find("Mike").ac == 5
+        assert app.session.lines[-1] == "Mike gasta 2"
+        assert any("cambió en el disco" in n.message for n in app._notifications)
+        await keys(pilot, "1")
+        assert app.session.lines[-2:] == ["Mike gasta 2", f"{app.session.lines[-1]}"]
+        assert app.session.lines[-1].endswith("gasta 1")
+    assert load(path).lines == app.session.lines

@@ -15,6 +15,8 @@ from textual.widgets import Footer, Static
 
 from ...engine.commands import quote
 from ...engine.model import Fight, Status
+from ...roster import member_from_combatant, party_lines, put_member, roster_path
+from ...store import SaveError
 from ...view import status_line
 from ..widgets.fightlog import FightLog
 from ..widgets.panel import SidePanel, legend_markup
@@ -39,6 +41,8 @@ KEYS = (
     ("left,h", "move(-1)", "anterior", None),
     ("right,l", "move(1)", "siguiente", None),
     ("a", "add", "añadir", "a"),
+    ("G", "party_save", "al grupo", None),
+    ("A", "party_add", "añadir el grupo", None),
     ("i", "initiative", "iniciativa", "i"),
     ("colon", "command_line", "orden", ":"),
     ("question_mark", "help", "ayuda", "?"),
@@ -109,7 +113,7 @@ class FightScreen(Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         fight: Fight | None = getattr(self.app, "fight", None)
         if action in ("help", "command_line", "add", "initiative", "undo", "redo", "move",
-                      "damage", "condition"):
+                      "damage", "condition", "party_save", "party_add"):
             if fight is None and action not in ("help",):
                 return None
             return True
@@ -191,6 +195,36 @@ class FightScreen(Screen):
 
     def action_add(self) -> None:
         self.app.open_add_form()
+
+    def action_party_save(self) -> None:
+        """Keep the selected combatant's sheet in the party roster for new fights."""
+        fight, name = self.app.fight, self._who()
+        who = fight.find(name) if fight is not None and name else None
+        if who is None:
+            return
+        try:
+            new = put_member(self.app.saves_dir, member_from_combatant(who))
+        except SaveError as error:
+            self.app.notify(str(error), severity="error")
+            return
+        verb = "añadido al" if new else "actualizado en el"
+        self.app.notify(f"{who.name} {verb} grupo de PJ ({roster_path(self.app.saves_dir)})")
+
+    def action_party_add(self) -> None:
+        """Add the party members missing from this fight (each an `alta`, undoable)."""
+        fight = self.app.fight
+        try:
+            lines = party_lines(self.app.saves_dir, tuple(c.name for c in fight.combatants))
+        except SaveError as error:
+            self.app.notify(str(error), severity="error")
+            return
+        if not lines:
+            self.app.notify("No falta nadie del grupo (o el grupo está vacío: «G» guarda un PJ)",
+                            severity="warning")
+            return
+        for line in lines:
+            if not self.app.run_line(line):
+                break
 
     def action_initiative(self) -> None:
         self.app.open_setup()
