@@ -8,7 +8,8 @@ import sys
 HEADLESS = [
     "cdbtui.engine.model", "cdbtui.engine.rules", "cdbtui.engine.parser",
     "cdbtui.engine.session", "cdbtui.engine.catalog", "cdbtui.store",
-    "cdbtui.view", "cdbtui.cli",
+    "cdbtui.view", "cdbtui.cli", "cdbtui.codec", "cdbtui.library", "cdbtui.roster",
+    "cdbtui.export",
 ]
 
 
