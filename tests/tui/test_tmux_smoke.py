@@ -73,3 +73,32 @@ def test_the_real_app_draws_the_sheet_and_a_key_moves_a_marker(save_from):
             raise AssertionError("the app did not quit on q")
     finally:
         subprocess.run([TMUX, "kill-session", "-t", session], capture_output=True)
+
+
+def test_closing_the_terminal_or_ctrl_c_loses_nothing(save_from):
+    """Each key's command is on disk (a fsynced journal entry) before the screen shows it:
+    killing the terminal right after the repaint keeps it, and quitting tidies up."""
+    assert TMUX is not None, "tmux is not installed (apt-get install tmux)"
+    env = {**os.environ, "TERM": "xterm-256color", "TEXTUAL_ANIMATIONS": "none"}
+    for ending in ("kill-session", "C-c", "C-q"):
+        path = save_from(demo_lines(), f"cierre-{ending.lower()}")
+        session = f"cdbtui-close-{uuid.uuid4().hex[:8]}"
+        command = f"cd {ROOT} && {sys.executable} -m cdbtui open {path}"
+        subprocess.run([TMUX, "new-session", "-d", "-s", session, "-x", "100", "-y", "30",
+                        command], check=True, env=env, timeout=10)
+        try:
+            wait_for(session, "Actúa: Mike")
+            tmux("send-keys", "-t", session, "3")
+            wait_for(session, "Actúa: Soldado 1")
+            tmux("send-keys", "-t", session, "2")  # Soldado 1 spends 2
+            wait_for(session, "Actúa: Sven")  # both at 4 now; Sven heads moment 5
+            if ending == "kill-session":
+                tmux("kill-session", "-t", session)  # the terminal closes under the app
+            else:
+                tmux("send-keys", "-t", session, ending)
+                time.sleep(1.5)
+        finally:
+            subprocess.run([TMUX, "kill-session", "-t", session], capture_output=True)
+        saved = load(path)
+        assert saved.lines[-2:] == ["Mike gasta 3", '"Soldado 1" gasta 2'], ending
+        assert saved.fight.find("Soldado 1").marker == 4
