@@ -21,6 +21,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/tui.py
+	$(BIN)/python benchmarks/storage.py
 
 clean:
 	rm -rf $(VENV)

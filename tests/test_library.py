@@ -9,7 +9,7 @@ import pytest
 
 from cdbtui import library, roster, store
 from cdbtui.store import SaveError, SaveFile
-from conftest import demo_lines, play
+from fights import demo_lines, play
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from cdbtui import store
 from cdbtui.engine.errors import Refusal
 from cdbtui.engine.session import Session
 from cdbtui.store import SaveError, SaveFile
-from conftest import demo_lines, play
+from fights import demo_lines, play
 
 V1 = Path(__file__).parent / "data" / "v1-puerto.toml"
 SHOOT = "disparar-armas-largas"

@@ -171,7 +171,8 @@ async def test_a_new_fight_takes_the_party_and_g_saves_a_pj_to_it(tmp_path):
     app = CdbApp(path, saves_dir=saves)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await keys(pilot, "right", "right", "G")  # columns: Mike 7, Soldado 1 6, Sven 5
+        app.select("Sven")
+        await keys(pilot, "G")
         assert [m.name for m in roster.load_roster(saves)] == ["Sven"]
     app = CdbApp(None, saves_dir=saves)
     async with app.run_test(size=SIZE) as pilot:

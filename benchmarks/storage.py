@@ -1,0 +1,237 @@
+"""Storage benchmark: autosave, load, file size and player-view lag of a save.
+
+For each number of combatants (10, 50, 200) and each history length (1,000 and
+10,000 commands) a fight is built like benchmarks/engine.py does (sign-ups, moments,
+`empezar`, then spends / `siguiente` / `turno` until the history is that long),
+written with `store.save` to a real file in a temporary folder and dropped (so the
+process holds what a DJ who reopens the save holds, not 10,000 cached states), and:
+
+* autosave: the file is opened with `SaveFile.open`, as the TUI does, and
+  `--samples` consecutive commands (default 300; the same spends / siguiente / turno)
+  go down the path a DJ's keypress takes: `outcome = save_file.session.execute(line)`
+  is not timed, `save_file.record(outcome)` is (append one journal entry + fsync,
+  or, every `COMPACT_EVERY` = 100 entries, rewrite the file whole).  The compactions
+  that fall in the run are part of the distribution; the max and how many there were
+  are printed too, and "append only" leaves them out;
+* compaction: `save_file.compact()` timed on its own, each time after one more
+  (untimed) command, so it re-serializes what that command changed;
+* load: `store.read(path)` of a compacted save, and of a save with 100 journal
+  entries pending (they are replayed on top of the snapshot);
+* size: the file in KB (1,024 bytes), compacted and with 100 entries pending;
+* player view: a `store.Follower` follows the file; after each `record` its
+  `poll()` is timed (the work the player view does before repainting: an appended
+  entry is read and replayed on its own; after a compaction the file was replaced,
+  so that poll is a full read).  For comparison, "full re-read" times a fresh
+  `Follower(path).poll()` (what a view that re-read the whole file would pay) at
+  points spread over the run.  The lag a player sees is at most the view's poll
+  interval plus the poll: the line "lag" adds the two (p95 and worst case).
+
+The fsyncs are real: run it on the disk the saves live on (`--dir`) to see that
+disk's numbers; by default the system's temporary folder is used.  Load, compaction
+and full re-read take max(5, samples // 30) samples each.  Building the 10,000-
+command fights is slow (~8 s at 200 combatants) and not timed.
+
+Goals (printed beside the results): autosave p95 under 10 ms at 200 combatants
+and 1,000 commands; player-view lag under 500 ms.
+
+Run: .venv/bin/python benchmarks/storage.py [--samples N] [--sizes 10,50,200]
+     [--histories 1000,10000] [--quick] [--dir FOLDER]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parents[1]))
+
+from cdbtui import store  # noqa: E402
+from cdbtui.engine.commands import quote  # noqa: E402
+from cdbtui.engine.rules import queue  # noqa: E402
+from cdbtui.engine.session import Session  # noqa: E402
+
+#: The player view's poll interval (cdbtui.tui.player.POLL_SECONDS), in seconds.
+POLL_SECONDS = 0.1  # keep equal to cdbtui.tui.player.POLL_SECONDS (no Textual import here)
+AUTOSAVE_GOAL_MS = 10.0
+LAG_GOAL_MS = 500.0
+#: Entries pending in the "load with journal" file (a compaction's worth).
+PENDING = 100
+
+
+def next_line(session: Session) -> str:
+    """The next command of the benchmark fight (the loop of engine.py's `build`)."""
+    fight = session.fight
+    if fight.turn_over:
+        return "turno"
+    head = queue(fight)
+    if head:
+        return f"{quote(head[0].name)} gasta {1 + len(session.lines) % 3}"
+    return "siguiente"
+
+
+def build(count: int, history: int) -> Session:
+    """A fight of `count` combatants with a history of exactly `history` commands."""
+    session = Session.new("Banco", "cdb", seed=1)
+    for i in range(count):
+        session.execute(f"alta C{i:03d} ac={5 + i % 4} agi={i % 5} ate={i % 3}"
+                        f" bando={'pj' if i % 4 == 0 else 'pnj'}")
+    for i in range(count):
+        session.execute(f"momento C{i:03d} {4 + i % 12}")
+    session.execute("empezar")
+    while len(session.lines) < history:
+        session.execute(next_line(session))
+    return session
+
+
+def percentile(times: list[float], fraction: float) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def timed(function) -> float:
+    start = time.perf_counter()
+    function()
+    return time.perf_counter() - start
+
+
+def measure(count: int, history: int, samples: int, folder: Path) -> dict:
+    """Every number of one (combatants, history) cell; times in seconds."""
+    few = max(5, samples // 30)
+    session = build(count, history)
+    path = folder / f"banco-{count}-{history}.toml"
+    store.save(path, session)
+    # Only the file goes on: the DJ reopens it below (a resumed session keeps just the
+    # current state), and the built one's cached states would otherwise slow every
+    # garbage collection of the reads, which the player view does in its own process.
+    del session
+    gc.collect()
+    result: dict = {"size": path.stat().st_size}
+    result["load"] = [timed(lambda: store.read(path)) for _ in range(few)]
+
+    save_file = store.SaveFile.open(path)
+    follower = store.Follower(path)
+    follower.poll()
+    record: list[float] = []
+    append: list[float] = []
+    in_run: list[float] = []
+    poll: list[float] = []
+    full: list[float] = []
+    every = max(1, samples // few)
+    for number in range(samples):
+        outcome = save_file.session.execute(next_line(save_file.session))
+        spent = timed(lambda: save_file.record(outcome))
+        record.append(spent)
+        (in_run if save_file.journal == 0 else append).append(spent)
+        poll.append(timed(follower.poll))
+        if number % every == every - 1:
+            full.append(timed(lambda: store.Follower(path).poll()))
+    result.update(record=record, append=append, compactions=in_run, poll=poll, full=full)
+    result["in_sync"] = (follower.session is not None
+                         and follower.session.fight == save_file.session.fight)
+
+    compact = []
+    for _ in range(few):
+        save_file.session.execute(next_line(save_file.session))
+        compact.append(timed(save_file.compact))
+    result["compact"] = compact
+
+    for _ in range(PENDING):
+        save_file.record(save_file.session.execute(next_line(save_file.session)))
+    pending = folder / f"pendiente-{count}-{history}.toml"
+    shutil.copyfile(path, pending)
+    loaded = store.read(pending)
+    result["pending_entries"] = loaded.journal
+    result["pending_size"] = pending.stat().st_size
+    result["load_pending"] = [timed(lambda: store.read(pending)) for _ in range(few)]
+    for leftover in (path, pending, store.backup_path(path)):
+        leftover.unlink(missing_ok=True)
+    return result
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:9.2f}"
+
+
+def row(count: int, history: int, name: str, times: list[float] | None,
+        note: str = "", *, worst: bool = False) -> None:
+    if times:
+        cells = f"{ms(statistics.median(times))} {ms(percentile(times, 0.95))}"
+        cells += f" {ms(max(times))}" if worst else f" {'':>9}"
+    else:
+        cells = f"{'—':>9} {'—':>9} {'':>9}"
+    print(f"{count:>4} {history:>7,} {name:<24} {cells}  {note}".rstrip())
+
+
+def report(count: int, history: int, r: dict, samples: int) -> None:
+    record, poll = r["record"], r["poll"]
+    goal = ""
+    if count == 200 and history == 1000:
+        p95 = percentile(record, 0.95) * 1000
+        goal = (f"goal p95 < {AUTOSAVE_GOAL_MS:.0f} ms: "
+                f"{'met' if p95 < AUTOSAVE_GOAL_MS else 'NOT met'}")
+    compactions = len(r["compactions"])
+    row(count, history, "autosave (record)", record,
+        f"{samples} commands, {compactions} compaction(s) among them; {goal}".rstrip("; "), worst=True)
+    row(count, history, "  append only", r["append"], "one journal entry + fsync", worst=True)
+    row(count, history, "  compactions in run", r["compactions"], "", worst=True)
+    row(count, history, "compaction (alone)", r["compact"], "save_file.compact()", worst=True)
+    row(count, history, "load compacted", r["load"], "store.read", worst=True)
+    row(count, history, f"load +{r['pending_entries']} journal", r["load_pending"],
+        "store.read, entries replayed", worst=True)
+    row(count, history, "player poll", poll,
+        "Follower.poll() after each record" + ("" if r["in_sync"] else "; OUT OF SYNC"),
+        worst=True)
+    row(count, history, "  full re-read", r["full"], "fresh Follower(path).poll()", worst=True)
+    interval = POLL_SECONDS * 1000
+    lag = [interval + seconds * 1000 for seconds in poll]
+    worst = max(lag)
+    print(f"{count:>4} {history:>7,} {'player lag (at most)':<24} {statistics.median(lag):9.2f}"
+          f" {percentile(lag, 0.95):9.2f} {worst:9.2f}  poll interval {interval:.0f} ms + poll;"
+          f" goal < {LAG_GOAL_MS:.0f} ms: {'met' if worst < LAG_GOAL_MS else 'NOT met'}")
+    print(f"{count:>4} {history:>7,} {'size (KB)':<24} {r['size'] / 1024:9.1f}"
+          f" {r['pending_size'] / 1024:9.1f} {'':>9}  compacted / +{r['pending_entries']} journal")
+
+
+def numbers(text: str) -> list[int]:
+    return [int(part.replace("_", "")) for part in text.split(",") if part.strip()]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--samples", type=int, default=300,
+                        help="consecutive autosaved commands per cell (default 300)")
+    parser.add_argument("--sizes", type=numbers, default=None,
+                        help="numbers of combatants (default 10,50,200)")
+    parser.add_argument("--histories", type=numbers, default=None,
+                        help="commands of history (default 1000,10000)")
+    parser.add_argument("--quick", action="store_true",
+                        help="10 and 50 combatants, 1,000 commands only")
+    parser.add_argument("--dir", type=Path, default=None,
+                        help="folder for the test saves (default: a temporary folder)")
+    args = parser.parse_args()
+    sizes = args.sizes or ([10, 50] if args.quick else [10, 50, 200])
+    histories = args.histories or ([1000] if args.quick else [1000, 10000])
+    samples = max(1, args.samples)
+
+    began = time.perf_counter()
+    with tempfile.TemporaryDirectory(dir=args.dir, prefix="cdbtui-bench-") as tmp:
+        folder = Path(tmp)
+        print(f"saves in {folder}; autosave samples: {samples} per cell;"
+              f" COMPACT_EVERY = {store.COMPACT_EVERY}; times in ms")
+        print(f"{'comb':>4} {'history':>7} {'measure':<24} {'median':>9} {'p95':>9} {'max':>9}")
+        for history in histories:
+            for count in sizes:
+                report(count, history, measure(count, history, samples, folder), samples)
+                sys.stdout.flush()
+    print(f"total {time.perf_counter() - began:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
