@@ -48,12 +48,11 @@ def demo_save(path: Path) -> Path:
 
 
 def start_server(path: Path, port: int, *, large: bool = False) -> subprocess.Popen:
-    code = (
-        "import sys; from cdbtui.serve import serve; "
-        f"sys.exit(serve({str(path)!r}, host={HOST!r}, port={port}, large={large}))"
-    )
+    """`cdbtui serve PATH --port N` as a DJ types it (the host defaults to 127.0.0.1)."""
+    command = [sys.executable, "-m", "cdbtui", "serve", str(path), "--port", str(port)]
     return subprocess.Popen(
-        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        command + (["--grande"] if large else []),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
 
 
