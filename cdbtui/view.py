@@ -385,6 +385,7 @@ class Choice:
     reaction: bool
     variable: str | None
     hint: str
+    summary: str = ""
 
 
 def maneuver_choices(fight: Fight, c: Combatant) -> tuple[Choice, ...]:
@@ -393,9 +394,7 @@ def maneuver_choices(fight: Fight, c: Combatant) -> tuple[Choice, ...]:
     The hint only compares the engine's numbers (cost vs AC left); the engine decides.
     """
     choices = []
-    for m in catalog(fight.rules).maneuvers:
-        if any(not c.has_talent(t) for t in m.talents):
-            continue
+    for m in catalog(fight.rules).available(c):
         cost = m.base_cost(c)
         hint = ""
         if m.variable is not None:
@@ -404,7 +403,8 @@ def maneuver_choices(fight: Fight, c: Combatant) -> tuple[Choice, ...]:
             short = cost - c.ac
             hint = (f"faltan {short} AC: no puede" if m.reaction
                     else f"faltan {short} AC: se completa el turno siguiente")
-        choices.append(Choice(m.id, m.name, cost, m.attack, m.reaction, m.variable, hint))
+        choices.append(Choice(m.id, m.name, cost, m.attack, m.reaction, m.variable, hint,
+                              m.summary))
     return tuple(choices)
 
 

@@ -1,8 +1,9 @@
 """The maneuver picker: type to filter, Enter to choose, a number for variable costs.
 
-Costs come with the combatant's talents applied (`view.maneuver_choices`); attacks
-are in italics as in the book's table, reactions are marked, and a cost above the
-AC left says what will happen.  It returns a command line, or None when cancelled.
+Only what the combatant can do is offered (talent-only maneuvers need the talent),
+with costs after its talents (`view.maneuver_choices`) and the book's one-line
+effect under each; attacks are in italics as in the book's table, reactions are
+marked, and a cost above the AC left says what will happen.  It returns a command line, or None when cancelled.
 """
 
 from __future__ import annotations
@@ -37,7 +38,10 @@ def choice_prompt(choice: Choice) -> Content:
     if choice.hint:
         style = "$warning" if choice.hint.startswith("faltan") else "$text-muted"
         parts.append(f"[{style}]{escape(choice.hint)}[/]")
-    return Content.from_markup("  ".join(parts))
+    line = "  ".join(parts)
+    if choice.summary:
+        line += f"\n  [$text-muted]{escape(choice.summary)}[/]"
+    return Content.from_markup(line)
 
 
 class ManeuverPicker(ModalScreen[str | None]):
