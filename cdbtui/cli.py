@@ -126,7 +126,7 @@ def _do(args: list[str], folder: Path) -> int:
             try:
                 outcome = save_file.session.execute(line)
             except Refusal as refusal:
-                return _fail(f"«{line}»: {refusal}", 1)
+                return _fail(_one_line(f"«{line}»: {refusal}"), 1)
             save_file.record(outcome)
     finally:
         save_file.close()
@@ -314,6 +314,13 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as error:
         return _fail(str(error), 2)
     except SaveError as error:
-        return _fail(str(error), 2)
+        return _fail(_one_line(str(error)), 2)
     except KeyboardInterrupt:
         return 130
+    except Exception as error:  # a bug must still end in one line, not a traceback
+        return _fail(f"error interno ({type(error).__name__}: {_one_line(str(error))});"
+                     " avisa a quien mantiene cdbtui", 2)
+
+
+def _one_line(text: str) -> str:
+    return text.replace("\r", "\\r").replace("\n", "\\n")

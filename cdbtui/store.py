@@ -191,19 +191,45 @@ _POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 _JOURNAL = "\n[[journal]]\n"
 
 
+#: tomllib's messages (English) in Spanish, by their beginning; others are kept as they are.
+_TOML_ES = (
+    ("Unterminated string", "texto sin cerrar (falta la comilla final)"),
+    ("Expected '=' after a key", "falta «=» después de una clave"),
+    ("Expected ']' at the end of a table", "falta «]» al final del nombre de una tabla"),
+    ("Expected ']]' at the end of an array", "falta «]]» al final del nombre de una tabla"),
+    ("Unclosed array", "lista sin cerrar (falta «]»)"),
+    ("Unclosed inline table", "tabla en línea sin cerrar (falta «}»)"),
+    ("Invalid value", "valor no válido"),
+    ("Invalid statement", "línea no válida"),
+    ("Cannot declare", "una tabla o clave aparece dos veces"),
+    ("Cannot overwrite a value", "una clave aparece dos veces"),
+    ("Expected newline or end of document", "sobra algo al final de la línea"),
+    ("Illegal character", "carácter no permitido"),
+    ("Invalid initial character for a key", "clave no válida"),
+)
+
+
 def _toml_error(error: tomllib.TOMLDecodeError) -> str:
     message = str(error)
     where = _POSITION.search(message)
     detail = _POSITION.sub("", message)
-    if where:
-        return f"línea {where[1]}, columna {where[2]}: el TOML no es válido ({detail})"
-    return f"el TOML no es válido ({detail})"
+    spanish = next((es for en, es in _TOML_ES if detail.startswith(en)), None)
+    what = f"el TOML no es válido: {spanish}" if spanish else f"el TOML no es válido ({detail})"
+    return f"línea {where[1]}, columna {where[2]}: {what}" if where else what
+
+
+def shown(text: object) -> str:
+    """A value from a file, safe inside a one-line message (newlines escaped, cut short)."""
+    value = str(text).encode("unicode_escape").decode("ascii") if not str(text).isprintable() else str(text)
+    return value if len(value) <= 60 else value[:57] + "…"
 
 
 def _parse(text: str) -> tuple[dict[str, Any], bool]:
     """The TOML document, dropping a torn last journal entry if that is what broke it."""
     try:
         return tomllib.loads(text), False
+    except RecursionError:
+        raise SaveError("el TOML anida listas o tablas a una profundidad absurda") from None
     except tomllib.TOMLDecodeError as error:
         # A journal entry is three short lines appended at once: a write cut short
         # leaves a prefix of one.  Drop trailing lines, never into the snapshot.
@@ -215,7 +241,7 @@ def _parse(text: str) -> tuple[dict[str, Any], bool]:
                 break
             try:
                 return tomllib.loads(text[: cut + 1]), True
-            except tomllib.TOMLDecodeError:
+            except (tomllib.TOMLDecodeError, RecursionError):
                 continue
         raise SaveError(_toml_error(error)) from None
 
@@ -257,14 +283,19 @@ def _decode_fight(table: Any, header: str) -> Fight:
     fight = evolve(from_data(Fight, {k: v for k, v in table.items() if k != "log"}, f"[{header}]"),
                    log=log)
     if fight.rules not in RULESETS:
-        raise SaveError(f"[{header}] › rules: reglas desconocidas «{fight.rules}» (cdb o walkure)")
+        raise SaveError(f"[{header}] › rules: reglas desconocidas «{shown(fight.rules)}» (cdb o walkure)")
+    if fight.started and not fight.quick and fight.moment is None:
+        raise SaveError(f"[{header}]: el combate va por el turno {fight.turn} pero falta «moment»")
     seen: set[str] = set()
     for number, combatant in enumerate(fight.combatants, 1):
-        if not combatant.name.strip():
-            raise SaveError(f"[{header}] combatiente nº {number}: el nombre está vacío")
+        if not combatant.name.strip() or not combatant.name.isprintable():
+            raise SaveError(f"[{header}] combatiente nº {number}: nombre no válido «{shown(combatant.name)}»")
         if combatant.key in seen:
-            raise SaveError(f"[{header}]: el nombre «{combatant.name}» está repetido")
+            raise SaveError(f"[{header}]: el nombre «{shown(combatant.name)}» está repetido")
         seen.add(combatant.key)
+        if fight.started and (combatant.start is None) != (combatant.marker is None):
+            raise SaveError(f"[{header}] combatiente «{shown(combatant.name)}»: «start» y «marker»"
+                            " deben estar los dos o ninguno")
     return fight
 
 
@@ -287,6 +318,7 @@ def _replay(session: Session, entries: Any) -> tuple[int, bool]:
         if not isinstance(entry, dict) or len(entry) != 1:
             raise SaveError(f"{where}: se esperaba una sola clave (do, undo o redo)")
         ((kind, value),) = entry.items()
+        where = f"{where} ({shown(kind)})"
         try:
             if kind == DO and isinstance(value, str):
                 session.run(parse(value, session.fight))
@@ -295,9 +327,9 @@ def _replay(session: Session, entries: Any) -> tuple[int, bool]:
             elif kind == REDO and value is True:
                 session.redo()
             else:
-                raise SaveError(f"{where}: entrada desconocida «{kind} = {value!r}»")
+                raise SaveError(f"{where}: entrada desconocida «{shown(kind)} = {shown(repr(value))}»")
         except Refusal as refusal:
-            raise SaveError(f"{where} («{value}») no se puede aplicar: {refusal}") from None
+            raise SaveError(f"{where} «{shown(value)}» no se puede aplicar: {refusal}") from None
     return (len(entries) - 1 if torn else len(entries)), torn
 
 
@@ -365,8 +397,10 @@ def read_text(text: str) -> Loaded:
         loaded = _session_v1(document) if schema == 1 else _session_v2(document, text)
     except DecodeError as error:
         raise SaveError(str(error)) from None
-    except (SaveError, RecursionError):
+    except SaveError:
         raise
+    except RecursionError:
+        raise SaveError("la partida anida valores a una profundidad absurda") from None
     except Refusal as refusal:
         raise SaveError(f"el historial no se puede aplicar: {refusal}") from None
     loaded.torn = loaded.torn or torn
@@ -385,14 +419,29 @@ def read(path: Path) -> Loaded:
     except OSError as error:
         raise SaveError(f"no se puede leer {path}: {error.strerror or error}") from None
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise SaveError(f"{path}: línea {line}: no es texto UTF-8 (archivo dañado)") from None
-    try:
-        return read_text(text)
+        text, cut = decode(data)
+        loaded = read_text(text)
     except SaveError as error:
         raise SaveError(f"{path}: {error}") from None
+    loaded.torn = loaded.torn or cut
+    return loaded
+
+
+def decode(data: bytes) -> tuple[str, bool]:
+    """The text of a save, and whether a torn last line had to be cut off.
+
+    A journal entry cut short may end inside a multi-byte character: that last,
+    unfinished line is dropped (only after the snapshot's end); invalid bytes
+    anywhere else are damage.
+    """
+    try:
+        return data.decode("utf-8"), False
+    except UnicodeDecodeError as error:
+        end = data.find(b"\nend = true\n")
+        if end != -1 and error.start > end and b"\n" not in data[error.start:]:
+            return data[: data.rfind(b"\n", 0, error.start) + 1].decode("utf-8", "replace"), True
+        line = data[: error.start].count(b"\n") + 1
+        raise SaveError(f"línea {line}: no es texto UTF-8 (archivo dañado)") from None
 
 
 def load(path: Path) -> Session:
@@ -661,11 +710,10 @@ class Follower:
         except OSError as error:
             raise SaveError(f"no se puede leer {self.path}: {error.strerror or error}") from None
         try:
-            loaded = read_text(data.decode("utf-8"))
-        except UnicodeDecodeError:
-            raise SaveError(f"{self.path}: no es texto UTF-8 (archivo dañado)") from None
+            text, cut = decode(data)
+            loaded = read_text(text)
         except SaveError as error:
             raise SaveError(f"{self.path}: {error}") from None
         self.session = loaded.session
         # After a torn tail, read it whole again next time rather than append to it.
-        self._offset = -1 if loaded.torn else len(data)
+        self._offset = -1 if (loaded.torn or cut) else len(data)
