@@ -59,6 +59,8 @@ class Column:
     in_queue: bool
     status: Status
     cells: tuple[Cell, ...]
+    #: The header: the name, and the total modifier to its next roll when not 0.
+    label: str = ""
 
 
 @frozen
@@ -160,6 +162,7 @@ def build_sheet(fight: Fight, *, for_players: bool = False) -> Sheet:
             in_queue=c.key in in_queue,
             status=c.status,
             cells=_cells(c, moments, c.key == head, secret),
+            label=c.name if secret or c.modifier == 0 else f"{c.name} {_signed(c.modifier)}",
         ))
     return Sheet(moments, fight.moment, tuple(columns), waiting)
 
@@ -201,7 +204,7 @@ def header(fight: Fight, *, for_players: bool = False) -> str:
 
 def sheet_lines(sheet: Sheet) -> list[str]:
     """The grid as text lines: `Mom │ …`, one line per moment."""
-    lines = ["  Mom │ " + " ".join(fit(col.name, col.width) for col in sheet.columns)]
+    lines = ["  Mom │ " + " ".join(fit(col.label or col.name, col.width) for col in sheet.columns)]
     for index, moment in enumerate(sheet.moments):
         mark = "▸" if moment == sheet.current else " "
         cells = " ".join(fit(col.cells[index].text, col.width) for col in sheet.columns)

@@ -60,6 +60,8 @@ def changed_lines(
                         before.name == old_selected)
         flags_after = (after.acting, after.in_queue, after.status, after.pc,
                        after.name == new_selected)
+        if before.label != after.label:
+            lines.add(-1)
         if flags_before != flags_after:
             lines.add(-1)
             lines |= _drawn(before) | _drawn(after)
@@ -263,7 +265,7 @@ class SheetView(ScrollView, can_focus=True):
             return "", style
         style += self._style("sheet--pj" if column.pc else "sheet--pnj")
         if row < 0:
-            text, role = column.name, "header"
+            text, role = column.label or column.name, "header"
             style += self._style("sheet--header")
             if column.acting:
                 style += self._style("sheet--acting")
