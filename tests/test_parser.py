@@ -46,6 +46,22 @@ SPELLINGS = [
     ("blancos Mike 2", "targets Mike 2", cmd.Targets("Mike", 2)),
     ("rapida si", "quick on", cmd.Quick(True)),
     ("rápida no", "quick off", cmd.Quick(False)),
+    # the rules the sheet must know (RULES.md §4–§6, the seeds' optional rules)
+    (f"Mike {SHOOT} a \"Soldado 1\"", f"Mike {SHOOT} at \"Soldado 1\"",
+     cmd.Perform("Mike", SHOOT, target="Soldado 1")),
+    ("Mike carga 2 contra Sven", "Mike carga 2 vs Sven", cmd.Perform("Mike", "carga", 2, target="Sven")),
+    ("Mike bloqueo a Sven", "Mike bloqueo at Sven", cmd.Perform("Mike", "bloqueo", target="Sven")),
+    ("Mike liderazgo gde=2", "Mike liderazgo degree=2", cmd.Perform("Mike", "liderazgo", degree=2)),
+    ("bono Mike a Sven", "bonus Mike to Sven", cmd.Bonus("Mike", "Sven")),
+    ("duelo Mike Sven", "duel Mike Sven", cmd.Duel("Mike", "Sven")),
+    ("duelo Mike Sven Sven+2", "duel Mike Sven Sven+2", cmd.Duel("Mike", "Sven", "Sven", 2)),
+    ("monta Mike Sven", "mount Mike Sven", cmd.Mount("Mike", "Sven")),
+    ("desmonta Mike", "dismount Mike", cmd.Dismount("Mike")),
+    ("curar Mike 2 fatiga", "heal Mike 2 fatigue", cmd.Heal("Mike", 2, True)),
+    ("descanso", "rest", cmd.Rest()),
+    ("alta Orcos ac=4 miembros=20 aguante=2", "add Orcos ac=4 members=20 toughness=2",
+     cmd.Add("Orcos", 4, members=20, toughness=2)),
+    ('dano "Soldado 1" 6 balas=3', 'damage "Soldado 1" 6 shots=3', cmd.Damage("Soldado 1", 6, shots=3)),
 ]
 
 
@@ -148,6 +164,16 @@ def _every_command(fight):
         cmd.Damage("Soldado 1", 0),
         cmd.Damage("Mike", 4, -1),
         cmd.Swap("Soldado 1", "Soldado 2"),
+        cmd.Perform("Soldado 1", "rafaga-media", 3, target="Soldado 2"),
+        cmd.Perform("Mike", "liderazgo", degree=0, target=None),
+        cmd.Trigger(cmd.Perform("Sven", "punetazo", target="Soldado 2")),
+        cmd.Bonus("Soldado 1", "Soldado 2"),
+        cmd.Duel("Soldado 1", "Soldado 2", "Soldado 1", 3),
+        cmd.Mount("Soldado 1", "Soldado 2"),
+        cmd.Dismount("Soldado 2"),
+        cmd.Heal("Soldado 2", 1),
+        cmd.Add("Horda", 3, members=40),
+        cmd.Damage("Soldado 2", 7, 1, True, 2),
     ]
 
 
@@ -176,6 +202,8 @@ WORDS = [
     "actua", "espera", "interrumpe", "fin", "Mike", "Sven", '"Soldado 1"', "Soldado", "1",
     "ac=3", "ini=x", "rd=2", "fatiga", "+agarrado", "-", "+", "esquivar", "mover", "0", "-3",
     '"', "'", "=", "«", "talentos=", "vida=1,2", "999999", ":", "\\",
+    "a", "contra", "bono", "duelo", "Mike+2", "Sven+0", "monta", "desmonta", "curar", "descanso",
+    "liderazgo", "gde=2", "bloqueo", "miembros=5", "aguante=2", "balas=3", "+en-duelo", "-montado",
 ]
 
 

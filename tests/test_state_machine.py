@@ -32,7 +32,10 @@ MANEUVERS = [m.id for m in catalog("cdb").maneuvers]
 COMMON = ["punetazo", "disparar-armas-largas", "apuntar", "esquivar", "mover 1", "mover 2",
           "carga 1", "patada", "reconocimiento", "agarron", "ponerse-a-cubierto"]
 TALENTS = list(TALENT_ES)
-CONDITIONS = ["agarrado", "inmovilizado", "sorprendido", "incapacitado", "moribundo", "a-cubierto"]
+CONDITIONS = ["agarrado", "inmovilizado", "sorprendido", "incapacitado", "moribundo", "a-cubierto",
+              "en-duelo", "montado"]
+#: Attacks that name a target (RULES.md §4), and the block that marks the attacker.
+ATTACKS = ["punetazo", "disparar-armas-largas", "patada", "carga 1", "rafaga-media 3", "bloqueo"]
 
 who = st.integers(0, 8)
 small = st.integers(0, 4)
@@ -217,6 +220,48 @@ class FightMachine(RuleBasedStateMachine):
     @rule(i=who, amount=st.integers(0, 6), rd=st.integers(-1, 3), fatigue=st.booleans())
     def damage(self, i, amount, rd, fatigue):
         self.run(f"dano {self.name(i)} {amount} rd={rd}" + (" fatiga" if fatigue else ""))
+
+    # ------------------------------------------------------------ the rules the sheet must know
+
+    @rule(i=who, j=who, maneuver=st.sampled_from(ATTACKS))
+    def attack_target(self, i, j, maneuver):
+        self.run(f"{self.name(i)} {maneuver} a {self.name(j)}")
+
+    @rule(i=who, degree=st.integers(-1, 3) | st.none())
+    def lead(self, i, degree):
+        self.run(f"{self.name(i)} liderazgo" + ("" if degree is None else f" gde={degree}"))
+
+    @rule(i=who, j=who)
+    def bonus(self, i, j):
+        self.run(f"bono {self.name(i)} a {self.name(j)}")
+
+    @rule(i=who, j=who, degree=st.integers(0, 3), winner=st.sampled_from([None, 0, 1]))
+    def duel(self, i, j, degree, winner):
+        a, b = self.name(i), self.name(j)
+        tail = "" if winner is None else f" {(a, b)[winner]}+{degree}"
+        self.run(f"duelo {a} {b}{tail}")
+
+    @rule(i=who, j=who, on=st.booleans())
+    def mount(self, i, j, on):
+        self.run(f"monta {self.name(i)} {self.name(j)}" if on else f"desmonta {self.name(i)}")
+
+    @rule(i=who, amount=st.integers(0, 4), fatigue=st.booleans())
+    def heal(self, i, amount, fatigue):
+        self.run(f"curar {self.name(i)} {amount}" + (" fatiga" if fatigue else ""))
+
+    @rule()
+    def rest(self):
+        self.run("descanso")
+
+    @rule(index=st.integers(0, len(POOL) - 1), ac=st.integers(1, 8), members=st.integers(1, 6),
+          toughness=st.integers(1, 3), start=st.integers(-2, 9))
+    def add_horde(self, index, ac, members, toughness, start):
+        self.run(f"alta {quoted(POOL[index])} ac={ac} miembros={members} aguante={toughness}"
+                 f" momento={start}")
+
+    @rule(i=who, amount=st.integers(0, 8), shots=st.integers(0, 3) | st.none())
+    def damage_horde(self, i, amount, shots):
+        self.run(f"dano {self.name(i)} {amount}" + ("" if shots is None else f" balas={shots}"))
 
     # ------------------------------------------------------------ history
 

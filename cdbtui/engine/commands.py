@@ -32,7 +32,17 @@ KEYWORDS = {
     "nombre": "nombre", "title": "nombre",
     "blancos": "blancos", "targets": "blancos",
     "rapida": "rapida", "quick": "rapida",
+    "bono": "bono", "bonus": "bono",
+    "duelo": "duelo", "duel": "duelo",
+    "monta": "monta", "mount": "monta",
+    "desmonta": "desmonta", "dismount": "desmonta",
+    "curar": "curar", "heal": "curar",
+    "descanso": "descanso", "rest": "descanso",
 }
+
+#: Words that introduce the target of an attack (`NAME MANIOBRA [N] a BLANCO`) or the
+#: companion of a leader's bonus (`bono LIDER a BLANCO`).
+TARGET_WORDS = frozenset({"a", "contra", "at", "vs", "to"})
 
 #: Keywords that follow a combatant's name.
 ACTIONS = {
@@ -73,6 +83,9 @@ class Add:
     talents: tuple[str, ...] = ()
     start: int | None = None
     wounds: tuple[int, ...] | None = None
+    #: A group or Horda: its member count, and the Daño that puts one member out.
+    members: int = 0
+    toughness: int = 1
 
     def line(self) -> str:
         parts = ["alta", quote(self.name), f"ac={self.ac}"]
@@ -87,6 +100,10 @@ class Add:
             parts.append(f"momento={self.start}")
         if self.wounds is not None:
             parts.append("vida=" + ",".join(str(n) for n in self.wounds))
+        if self.members:
+            parts.append(f"miembros={self.members}")
+        if self.toughness != 1:
+            parts.append(f"aguante={self.toughness}")
         if self.hidden:
             parts.append("oculto")
         if self.private:
@@ -139,19 +156,31 @@ class Begin:
 
 @frozen
 class Perform:
-    """A catalog maneuver, or a free action when `maneuver` is None (`gasta N`)."""
+    """A catalog maneuver, or a free action when `maneuver` is None (`gasta N`).
+
+    `target`: the combatant an attack is aimed at (for a Bloqueo: the attacker it
+    blocked).  `degree`: Liderazgo's degree of success (`NAME liderazgo gde=N`).
+    """
 
     name: str
     maneuver: str | None
     amount: int | None = None
     text: str = ""
+    target: str | None = None
+    degree: int | None = None
 
     def line(self) -> str:
         if self.maneuver is None:
             tail = f" {quote(self.text)}" if self.text else ""
             return f"{quote(self.name)} gasta {self.amount}{tail}"
-        extra = "" if self.amount is None else f" {self.amount}"
-        return f"{quote(self.name)} {self.maneuver}{extra}"
+        parts = [quote(self.name), self.maneuver]
+        if self.amount is not None:
+            parts.append(str(self.amount))
+        if self.degree is not None:
+            parts.append(f"gde={self.degree}")
+        if self.target is not None:
+            parts += ["a", quote(self.target)]
+        return " ".join(parts)
 
 
 @frozen
@@ -223,18 +252,91 @@ class Condition:
 
 @frozen
 class Damage:
+    """Damage (Daño − RD) to wounds or fatigue; against a Horda, `shots` caps the
+    members put out (000: "con un máximo marcado por la cantidad de proyectiles")."""
+
     name: str
     amount: int
     rd: int = 0
     fatigue: bool = False
+    shots: int | None = None
 
     def line(self) -> str:
         parts = ["dano", quote(self.name), str(self.amount)]
         if self.rd:
             parts.append(f"rd={self.rd}")
+        if self.shots is not None:
+            parts.append(f"balas={self.shots}")
         if self.fatigue:
             parts.append("fatiga")
         return " ".join(parts)
+
+
+@frozen
+class Heal:
+    """Remove `amount` marked boxes (the worst first) from wounds or fatigue."""
+
+    name: str
+    amount: int
+    fatigue: bool = False
+
+    def line(self) -> str:
+        return f"curar {quote(self.name)} {self.amount}" + (" fatiga" if self.fatigue else "")
+
+
+@frozen
+class Rest:
+    """After the battle: everyone's Rasguños are wiped (CdB cap. 9, Curación)."""
+
+    def line(self) -> str:
+        return "descanso"
+
+
+@frozen
+class Bonus:
+    """A leader hands one +1 of its Liderazgo pool to a companion's next roll."""
+
+    leader: str
+    target: str
+
+    def line(self) -> str:
+        return f"bono {quote(self.leader)} a {quote(self.target)}"
+
+
+@frozen
+class Duel:
+    """Start a duel (optional rule): both act at their INI; with Duelista the winner of
+    the opposed roll adds its degree of success (`winner`+`degree`)."""
+
+    first: str
+    second: str
+    winner: str | None = None
+    degree: int = 0
+
+    def line(self) -> str:
+        parts = ["duelo", quote(self.first), quote(self.second)]
+        if self.winner is not None and self.degree:
+            parts.append(f"{quote(self.winner)}+{self.degree}")
+        return " ".join(parts)
+
+
+@frozen
+class Mount:
+    """A rider mounts a combatant: the mount acts at its rider's moment."""
+
+    rider: str
+    mount: str
+
+    def line(self) -> str:
+        return f"monta {quote(self.rider)} {quote(self.mount)}"
+
+
+@frozen
+class Dismount:
+    rider: str
+
+    def line(self) -> str:
+        return f"desmonta {quote(self.rider)}"
 
 
 @frozen
@@ -294,4 +396,5 @@ class Redo:
 Command = (
     Add | Remove | SetStart | Roll | Surprise | Begin | Perform | Hold | Act | Wait
     | Trigger | Done | Next | NewTurn | Condition | Damage | Swap | Targets | Quick | Rename
+    | Heal | Rest | Bonus | Duel | Mount | Dismount
 )

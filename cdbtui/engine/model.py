@@ -25,7 +25,15 @@ GRAPPLED = "agarrado"
 PINNED = "inmovilizado"
 SURPRISED = "sorprendido"
 INCAPACITATED = "incapacitado"
-OUT_CONDITIONS = frozenset({"moribundo", "exhausto"})
+#: Conditions the book gives no AC effect but the engine keeps track of.
+COVER = "a-cubierto"
+DUEL = "en-duelo"
+MOUNTED = "montado"
+#: A group (Horda) whose last member was put out of the fight.
+NO_MEMBERS = "sin-miembros"
+OUT_CONDITIONS = frozenset({"moribundo", "exhausto", NO_MEMBERS})
+#: Bloqueo: "el enemigo tendrá un -2 en su próxima tirada".
+BLOCK_PENALTY = -2
 
 
 class Status(StrEnum):
@@ -73,18 +81,47 @@ class Carried:
     remaining: int
     attack: bool = False
     aim: bool = False
+    #: The combatant it is aimed at (`NAME MANIOBRA a BLANCO`): counted when it completes.
+    target: str | None = None
+    #: Liderazgo's degree of success: the pool of bonuses is set when it completes.
+    degree: int | None = None
 
 
 @frozen
 class Track:
-    """A wound or fatigue track: boxes per category and how many are marked."""
+    """A wound or fatigue track: boxes per category and how many are marked.
+
+    Boxes fill from the first one; `marked` is the position of the last marked box
+    (new damage goes on after it).  `cleared` boxes at the front are empty again: the
+    Rasguños wiped after a battle (`descanso`) while worse boxes stay marked.
+    """
 
     boxes: tuple[int, ...] = DEFAULT_BOXES
     marked: int = 0
+    cleared: int = 0
 
     @property
     def size(self) -> int:
         return sum(self.boxes)
+
+    @property
+    def count(self) -> int:
+        """How many boxes are marked (the cleared ones at the front left out)."""
+        return self.marked - self.cleared
+
+    def heal(self, boxes: int) -> Track:
+        """The track with `boxes` marked boxes removed, worst first (Curación natural)."""
+        marked = self.marked - boxes
+        if marked <= self.cleared:
+            return evolve(self, marked=0, cleared=0)
+        return evolve(self, marked=marked)
+
+    def clear_first(self) -> Track:
+        """The track with the first category's boxes (Rasguño, Fatigado) wiped."""
+        first = self.boxes[0] if self.boxes else 0
+        if self.marked <= first:
+            return evolve(self, marked=0, cleared=0)
+        return evolve(self, cleared=max(self.cleared, first))
 
     @property
     def category(self) -> int | None:
@@ -124,7 +161,10 @@ class Combatant:
     ac: int = 0
     status: Status = Status.READY
     attacks: int = 0
+    #: Extra targets typed with `blancos NAME N` (RULES.md §4).
     extra_targets: int = 0
+    #: Targets named in this turn's attacks (`NAME MANIOBRA a BLANCO`), in order.
+    targets: tuple[str, ...] = ()
     stops: tuple[Stop, ...] = ()
     maneuvers: tuple[str, ...] = ()
     carried: Carried | None = None
@@ -139,6 +179,20 @@ class Combatant:
     trigger: str | None = None
     wounds: Track = field(factory=Track)
     fatigue: Track = field(factory=Track)
+    #: A successful Bloqueo against it: −2 to its next attack (0 when none pending).
+    block_penalty: int = 0
+    #: Liderazgo: +1 bonuses this leader may still hand out this turn.
+    leadership: int = 0
+    #: A +1 handed out by its side's leader, for its next attack.
+    lead_bonus: int = 0
+    #: The other duelist while in a duel (condition `en-duelo`).
+    duel: str | None = None
+    #: The rider's mount (condition `montado`): it acts at the rider's moment.
+    mount: str | None = None
+    #: A group or Horda: members left (0 = a single character, not a group).
+    members: int = 0
+    #: Horda: the Daño that puts one member out (the DJ's 1, 2 or 3).
+    toughness: int = 1
 
     @property
     def key(self) -> str:
@@ -147,6 +201,11 @@ class Combatant:
     @property
     def is_pc(self) -> bool:
         return self.side == "pj"
+
+    @property
+    def is_group(self) -> bool:
+        """A group or Horda: damage puts members out instead of marking boxes."""
+        return self.members > 0 or self.has(NO_MEMBERS)
 
     def has(self, condition: str) -> bool:
         return condition in self.conditions
@@ -171,14 +230,23 @@ class Combatant:
         return -self.attacks
 
     @property
+    def target_penalty(self) -> int:
+        """−1 per extra target this turn: the larger of `blancos N` and the targets named
+        in attacks beyond the first (the two count the same targets, so they never add)."""
+        return -max(self.extra_targets, len(self.targets) - 1, 0)
+
+    @property
     def modifier(self) -> int:
-        """Total modifier to the next attack roll (RULES.md §6)."""
+        """Total modifier to the next attack roll (RULES.md §6): wounds, fatigue, attack
+        count, extra targets, aim, a pending Bloqueo (−2) and a leader's bonus (+1)."""
         return (
             self.wounds.penalty
             + self.fatigue.penalty
             + self.attack_penalty
-            - self.extra_targets
+            + self.target_penalty
             + self.aim
+            + self.block_penalty
+            + self.lead_bonus
         )
 
     def with_stop(self, begin: int, label: str) -> Combatant:
@@ -258,6 +326,17 @@ class Fight:
         return self.turn > 0
 
     @property
+    def mounts(self) -> frozenset[str]:
+        """Keys of the combatants ridden by someone: they act at their rider's moment."""
+        return frozenset(c.mount.casefold() for c in self.combatants if c.mount)
+
+    def rider_of(self, mount: Combatant) -> Combatant | None:
+        for c in self.combatants:
+            if c.mount is not None and c.mount.casefold() == mount.key:
+                return c
+        return None
+
+    @property
     def in_play(self) -> tuple[Combatant, ...]:
         """Combatants that take part in the countdown (a start moment is known)."""
         return tuple(c for c in self.combatants if c.start is not None)
@@ -268,4 +347,7 @@ class Fight:
             return False
         if self.quick:  # everyone has had their go (some may keep AC to react)
             return self.actor is None
-        return all(c.status in (Status.DONE, Status.OUT) for c in self.in_play)
+        mounts = self.mounts  # a mount never holds the turn open: its rider does
+        return all(
+            c.status in (Status.DONE, Status.OUT) or c.key in mounts for c in self.in_play
+        )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import shlex
 
 from . import commands as cmd
-from .commands import ACTIONS, KEYWORDS
+from .commands import ACTIONS, KEYWORDS, TARGET_WORDS
 from .catalog import TALENT_ES, catalog
 from .errors import Refusal
 from .model import Combatant, Fight
@@ -27,6 +27,8 @@ ADD_KEYS = {
     "talentos": "talentos", "talents": "talentos",
     "momento": "momento", "start": "momento",
     "vida": "vida", "wounds": "vida",
+    "miembros": "miembros", "members": "miembros", "horda": "miembros", "horde": "miembros",
+    "aguante": "aguante", "toughness": "aguante",
 }
 ADD_FLAGS = {"oculto": "oculto", "hidden": "oculto", "privado": "privado", "private": "privado"}
 #: Other spellings of the conditions with an effect: feminine forms, English names.
@@ -37,17 +39,25 @@ CONDITION_ALIASES = {
     "incapacitada": "incapacitado", "incapacitated": "incapacitado",
     "moribunda": "moribundo", "dying": "moribundo",
     "exhausta": "exhausto", "exhausted": "exhausto",
-    "a-cubierta": "a-cubierto", "in-cover": "a-cubierto",
+    "a-cubierta": "a-cubierto", "in-cover": "a-cubierto", "cubierto": "a-cubierto",
+    "cubierta": "a-cubierto", "cover": "a-cubierto",
+    "en-duel": "en-duelo", "duelo": "en-duelo", "dueling": "en-duelo", "in-duel": "en-duelo",
+    "montada": "montado", "mounted": "montado",
 }
 SWITCH = {"si": True, "on": True, "yes": True, "no": False, "off": False}
 SIDES = {"pj": "pj", "pc": "pj", "pnj": "pnj", "npc": "pnj"}
 
 USAGE = {
-    "alta": "alta NOMBRE ac=N [ini=N] [agi=N] [ate=N] [hab=N] [mov=N] [bando=pj|pnj|NOMBRE] [oculto] [talentos=a,b]",
+    "alta": "alta NOMBRE ac=N [ini=N] [agi=N] [ate=N] [hab=N] [mov=N] [bando=pj|pnj|NOMBRE] [oculto] [talentos=a,b] [miembros=N [aguante=N]]",
     "baja": "baja NOMBRE",
     "momento": "momento NOMBRE N",
     "estado": "estado NOMBRE +ESTADO | -ESTADO",
-    "dano": "dano NOMBRE N [rd=N] [fatiga]",
+    "dano": "dano NOMBRE N [rd=N] [balas=N] [fatiga]",
+    "curar": "curar NOMBRE N [fatiga]",
+    "bono": "bono LIDER a COMPAÑERO",
+    "duelo": "duelo A B [A+N]",
+    "monta": "monta JINETE MONTURA",
+    "desmonta": "desmonta JINETE",
     "cambiar": "cambiar NOMBRE NOMBRE",
     "blancos": "blancos NOMBRE N",
     "rapida": "rapida si|no",
@@ -114,11 +124,11 @@ def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
     rest = tokens[1:]
     if keyword is None:
         return _parse_combatant_line(fight, tokens)
-    if keyword in ("empezar", "siguiente", "turno", "deshacer", "rehacer"):
+    if keyword in ("empezar", "siguiente", "turno", "deshacer", "rehacer", "descanso"):
         _no_more(rest, keyword)
         return {
             "empezar": cmd.Begin, "siguiente": cmd.Next, "turno": cmd.NewTurn,
-            "deshacer": cmd.Undo, "rehacer": cmd.Redo,
+            "deshacer": cmd.Undo, "rehacer": cmd.Redo, "descanso": cmd.Rest,
         }[keyword]()
     if keyword == "alta":
         return _parse_add(rest)
@@ -158,6 +168,23 @@ def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
         if not rest:
             raise Refusal("«nombre» necesita el nombre del combate")
         return cmd.Rename(" ".join(rest))
+    if keyword == "curar":
+        return _parse_heal(fight, rest)
+    if keyword == "bono":
+        return _parse_bonus(fight, rest)
+    if keyword == "duelo":
+        return _parse_duel(fight, rest)
+    if keyword == "monta":
+        rider, rest = take_name(fight, rest)
+        if not rest:
+            raise Refusal(f"Falta la montura: se usa «{USAGE['monta']}»")
+        mount, rest = take_name(fight, rest)
+        _no_more(rest, USAGE["monta"])
+        return cmd.Mount(rider.name, mount.name)
+    if keyword == "desmonta":
+        rider, rest = take_name(fight, rest)
+        _no_more(rest, USAGE["desmonta"])
+        return cmd.Dismount(rider.name)
     raise AssertionError(keyword)  # pragma: no cover - every keyword is handled above
 
 
@@ -202,6 +229,8 @@ def _parse_add(tokens: list[str]) -> cmd.Add:
     wounds = None
     if "vida" in values:
         wounds = tuple(number(n, "vida") for n in values["vida"].split(","))
+    members = number(values["miembros"], "miembros") if "miembros" in values else 0
+    toughness = number(values["aguante"], "aguante") if "aguante" in values else 1
     return cmd.Add(
         name=name,
         ac=number(values["ac"], "ac"),
@@ -216,6 +245,8 @@ def _parse_add(tokens: list[str]) -> cmd.Add:
         talents=talents,
         start=number(values["momento"], "momento") if "momento" in values else None,
         wounds=wounds,
+        members=members,
+        toughness=toughness,
     )
 
 
@@ -236,20 +267,73 @@ def _parse_damage(fight: Fight, tokens: list[str]) -> cmd.Damage:
     if not rest:
         raise Refusal(f"Falta el daño: se usa «{USAGE['dano']}»")
     amount = number(rest[0], "Daño")
-    rd, fatigue = 0, False
+    rd, fatigue, shots = 0, False, None
     for token in rest[1:]:
         key, sep, value = token.partition("=")
         if sep and fold(key) == "rd":
             rd = number(value, "RD")
+        elif sep and fold(key) in ("balas", "shots"):
+            shots = number(value, "Balas")
         elif not sep and fold(token) in ("fatiga", "fatigue"):
             fatigue = True
         else:
             raise Refusal(f"No entiendo «{token}»: se usa «{USAGE['dano']}»")
-    return cmd.Damage(combatant.name, amount, rd, fatigue)
+    return cmd.Damage(combatant.name, amount, rd, fatigue, shots)
+
+
+def _parse_heal(fight: Fight, tokens: list[str]) -> cmd.Heal:
+    combatant, rest = take_name(fight, tokens)
+    if not rest:
+        raise Refusal(f"Falta cuántas casillas: se usa «{USAGE['curar']}»")
+    amount = number(rest[0], "Casillas")
+    fatigue = False
+    for token in rest[1:]:
+        if fold(token) in ("fatiga", "fatigue") and not fatigue:
+            fatigue = True
+        else:
+            raise Refusal(f"No entiendo «{token}»: se usa «{USAGE['curar']}»")
+    return cmd.Heal(combatant.name, amount, fatigue)
+
+
+def _parse_bonus(fight: Fight, tokens: list[str]) -> cmd.Bonus:
+    leader, rest = take_name(fight, tokens)
+    if rest and fold(rest[0]) in TARGET_WORDS and len(rest) > 1:
+        rest = rest[1:]
+    if not rest:
+        raise Refusal(f"Falta a quién: se usa «{USAGE['bono']}»")
+    target, rest = take_name(fight, rest)
+    _no_more(rest, USAGE["bono"])
+    return cmd.Bonus(leader.name, target.name)
+
+
+def _parse_duel(fight: Fight, tokens: list[str]) -> cmd.Duel:
+    first, rest = take_name(fight, tokens)
+    if not rest:
+        raise Refusal(f"Un duelo es entre dos: se usa «{USAGE['duelo']}»")
+    second, rest = take_name(fight, rest)
+    if not rest:
+        return cmd.Duel(first.name, second.name)
+    who, plus, degree = " ".join(rest).rpartition("+")
+    if not plus or not who.strip():
+        raise Refusal(f"No entiendo «{' '.join(rest)}»: se usa «{USAGE['duelo']}»")
+    if not degree.strip().isdigit():
+        raise Refusal(f"El Grado de Éxito del duelo va como «NOMBRE+N», con N ≥ 0 (no «{degree}»)")
+    value = number(degree.strip(), "Grado de Éxito")
+    winner, _ = take_name(fight, [who.strip()])
+    if winner.key not in (first.key, second.key):
+        raise Refusal(f"{winner.name} no está en este duelo: el Grado de Éxito es de {first.name} o de {second.name}")
+    if value == 0:
+        return cmd.Duel(first.name, second.name)
+    return cmd.Duel(first.name, second.name, winner.name, value)
+
+
+#: The key of Liderazgo's degree of success (`NAME liderazgo gde=N`): a bare number
+#: after a fixed-cost maneuver stays a cost error.
+DEGREE_KEYS = ("gde", "degree")
 
 
 def _parse_action(fight: Fight, name: str, tokens: list[str]) -> cmd.Perform:
-    """`MANIOBRA [N]` or `gasta N [TEXTO]` after a name."""
+    """`MANIOBRA [N] [gde=N] [a BLANCO]` or `gasta N [TEXTO]` after a name."""
     if not tokens:
         raise Refusal(f"¿Qué hace {name}? Escribe una maniobra o «gasta N»")
     head = fold(tokens[0])
@@ -260,9 +344,28 @@ def _parse_action(fight: Fight, name: str, tokens: list[str]) -> cmd.Perform:
     maneuver = catalog(fight.rules).lookup(tokens[0])
     if maneuver is None:
         raise Refusal(f"No conozco la maniobra «{tokens[0]}» (escribe «?» para ver la lista)")
-    amount = number(tokens[1], maneuver.name) if len(tokens) > 1 else None
-    _no_more(tokens[2:], f"{name} {maneuver.id} [N]")
-    return cmd.Perform(name, maneuver.id, amount)
+    usage = f"{name} {maneuver.id} [N] [a BLANCO]"
+    rest = tokens[1:]
+    amount = degree = None
+    if rest and fold(rest[0]) not in TARGET_WORDS and "=" not in rest[0]:
+        amount = number(rest[0], maneuver.name)
+        rest = rest[1:]
+    if rest and "=" in rest[0]:
+        key, _, value = rest[0].partition("=")
+        if fold(key) not in DEGREE_KEYS:
+            raise Refusal(f"No entiendo «{rest[0]}»: se usa «{usage}» (Liderazgo: «gde=N»)")
+        degree = number(value, "Grado de Éxito")
+        rest = rest[1:]
+    target = None
+    if rest:
+        if fold(rest[0]) not in TARGET_WORDS:
+            _no_more(rest, usage)
+        if len(rest) < 2:
+            raise Refusal(f"Falta el blanco: se usa «{name} {maneuver.id} [N] a BLANCO»")
+        combatant, tail = take_name(fight, rest[1:])
+        _no_more(tail, usage)
+        target = combatant.name
+    return cmd.Perform(name, maneuver.id, amount, target=target, degree=degree)
 
 
 def _parse_combatant_line(fight: Fight, tokens: list[str]) -> cmd.Command:
