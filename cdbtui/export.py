@@ -96,7 +96,7 @@ def side_label(side: str) -> str:
 def category_label(track: Track, names: tuple[str, ...]) -> str:
     """The worst marked category of a track in Spanish, or "—" when clean."""
     index = track.category
-    if index is None:
+    if index is None or track.count == 0:  # boxes cleared by a rest are empty again
         return NONE
     return names[min(index, len(names) - 1)]
 

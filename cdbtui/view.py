@@ -17,7 +17,16 @@ from attrs import evolve, frozen
 
 from .engine.catalog import RULES_ES, VARIABLE_ES, catalog
 from .engine.commands import quote
-from .engine.model import STATUS_ES, Combatant, Fight, LogEntry, Status
+from .engine.model import (
+    FATIGUE_CATEGORIES,
+    STATUS_ES,
+    WOUND_CATEGORIES,
+    Combatant,
+    Fight,
+    LogEntry,
+    Status,
+    Track,
+)
 from .engine.parser import ACTIONS, KEYWORDS
 from .engine.rules import order_key, queue
 from .engine.text import fold, slug
@@ -162,7 +171,7 @@ def build_sheet(fight: Fight, *, for_players: bool = False) -> Sheet:
             in_queue=c.key in in_queue,
             status=c.status,
             cells=_cells(c, moments, c.key == head, secret),
-            label=c.name if secret or c.modifier == 0 else f"{c.name} {_signed(c.modifier)}",
+            label=column_label(c, secret),
         ))
     return Sheet(moments, fight.moment, tuple(columns), waiting)
 
@@ -225,8 +234,15 @@ def summary_line(c: Combatant, fight: Fight) -> str:
         parts.append(STATUS_ES[c.status])
     if c.carried is not None:
         parts.append(f"pendiente {c.carried.label} ({c.carried.remaining} AC)")
+    if c.is_group:
+        parts.append(f"{c.members} miembros")
     if c.conditions:
         parts.append("estados " + ", ".join(c.conditions))
+    if c.wounds.count or c.fatigue.count:
+        parts.append(f"heridas {track_text(c.wounds, WOUND_CATEGORIES)}"
+                     f" · fatiga {track_text(c.fatigue, FATIGUE_CATEGORIES)}")
+    if c.modifier:
+        parts.append(f"modificador {_signed(c.modifier)}")
     if c.hidden:
         parts.append("oculto")
     return " · ".join(parts)
@@ -291,9 +307,17 @@ def _combatant_json(c: Combatant, fight: Fight) -> dict:
         "conditions": list(c.conditions),
         "trigger": c.trigger,
         "maneuvers": list(c.maneuvers),
-        "wounds": c.wounds.marked,
-        "fatigue": c.fatigue.marked,
+        "wounds": c.wounds.count,
+        "fatigue": c.fatigue.count,
         "modifier": c.modifier,
+        "targets": list(c.targets),
+        "target_penalty": c.target_penalty,
+        "block_penalty": c.block_penalty,
+        "leadership": c.leadership,
+        "lead_bonus": c.lead_bonus,
+        "duel": c.duel,
+        "mount": c.mount,
+        "members": c.members if c.is_group else None,
     }
 
 
@@ -345,6 +369,25 @@ class PanelRow:
     role: str = "normal"
 
 
+def column_label(c: Combatant, secret: bool = False) -> str:
+    """The column header: the name, a group's members left (×5) and the total
+    modifier to its next roll when it is not 0 (neither for a private PNJ)."""
+    label = c.name
+    if c.is_group and not secret:
+        label += f" ×{c.members}"
+    if c.modifier and not secret:
+        label += f" {_signed(c.modifier)}"
+    return label
+
+
+def track_text(track: Track, categories: tuple[str, ...]) -> str:
+    """"Herido (4/11)": the worst category marked and the boxes marked, or "—"."""
+    category = track.category
+    if category is None or track.count == 0:
+        return "—"
+    return f"{categories[category]} ({track.count}/{track.size})"
+
+
 def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
 
@@ -367,10 +410,27 @@ def panel_rows(c: Combatant, fight: Fight) -> tuple[PanelRow, ...]:
         PanelRow("Modif.", _signed(c.modifier),
                  "warning" if c.modifier < 0 else ("good" if c.modifier > 0 else "normal")),
         PanelRow("Estados", ", ".join(c.conditions) or "—", "warning" if c.conditions else "normal"),
+        PanelRow("Heridas", track_text(c.wounds, WOUND_CATEGORIES),
+                 "warning" if c.wounds.count else "normal"),
+        PanelRow("Fatiga", track_text(c.fatigue, FATIGUE_CATEGORIES),
+                 "warning" if c.fatigue.count else "normal"),
         PanelRow("Pendiente", "—" if c.carried is None
                  else f"{c.carried.label} (faltan {c.carried.remaining})",
                  "carried" if c.carried else "normal"),
     ]
+    if c.is_group:
+        rows.insert(1, PanelRow("Miembros", f"{c.members} (aguante {c.toughness})",
+                                "warning" if c.members == 0 else "normal"))
+    extras = [
+        ("Duelo", f"contra {c.duel}" if c.duel else "", "warning"),
+        ("Montura", c.mount or "", "normal"),
+        ("Liderazgo", f"{c.leadership} bono(s) de +1 por repartir" if c.leadership else "", "good"),
+        ("Bono", f"+{c.lead_bonus} de su líder" if c.lead_bonus else "", "good"),
+        ("Bloqueado", f"{_signed(c.block_penalty)} a su próximo ataque" if c.block_penalty else "",
+         "warning"),
+        ("Blancos", ", ".join(c.targets) if c.targets else "", "normal"),
+    ]
+    rows += [PanelRow(label, text, style) for label, text, style in extras if text]
     if c.trigger:
         rows.append(PanelRow("Espera", c.trigger, "warning"))
     rows.append(PanelRow("Este turno", ", ".join(c.maneuvers) or "—"))
