@@ -357,6 +357,21 @@ DECISIONS = (
                           "actúa una vez por orden de iniciativa y gasta las AC que quiera; «siguiente» "
                           "termina su actuación y guarda el resto para reaccionar. No se retrasa ni se espera."),
     ("Heridas", "casillas por categoría 3, 3, 2, 2, 1 si no se indican (vida=…); la tabla de Vigor no está en el libro base."),
+    ("Blancos", "«NOMBRE MANIOBRA a BLANCO»: cada blanco distinto del turno tras el primero da −1 a todo; "
+                "«blancos N» cuenta los mismos blancos (manda el mayor, no se suman). El blanco de una reacción no cuenta."),
+    ("Bloqueo", "«NOMBRE bloqueo a ATACANTE» es un bloqueo logrado: −2 al próximo ataque del atacante, "
+                "aunque sea otro turno. Sin blanco, el bloqueo falló."),
+    ("Liderazgo", "«NOMBRE liderazgo gde=N» da 1+N bonos de +1 que se reparten con «bono LÍDER a COMPAÑERO», "
+                  "uno por tirada y solo a su bando; los no repartidos se pierden al acabar el turno."),
+    ("Duelo", "«duelo A B [A+N]»: sin tirada de iniciativa, cada duelista actúa en su INI (+N con Duelista). "
+              "Dejar el duelo cuesta 3 AC (abandonar-duelo) y lo termina para los dos."),
+    ("Montura", "«monta JINETE MONTURA»: la montura actúa en el momento de su jinete, no tiene momento propio "
+                "ni detiene la cuenta; disparar montado anota −2 en el registro."),
+    ("A cubierto", "es una nota: el registro recuerda la regla de la cobertura al ponerla y al recibir daño."),
+    ("Curar y descansar", "«curar NOMBRE N» quita las N peores casillas (también en combate); «descanso», "
+                          "fuera de un turno, borra los rasguños de todos."),
+    ("Hordas", "«alta … miembros=M aguante=N»: cada N de daño total deja fuera a un miembro "
+               "(«balas=B» lo limita); sin miembros, la horda está fuera."),
 )
 
 

@@ -36,7 +36,10 @@ COMMANDS_HELP = """\
 `empezar` · `NOMBRE MANIOBRA [N]` · `NOMBRE gasta N` · `NOMBRE retrasa` ·
 `NOMBRE actua` · `NOMBRE espera TEXTO` · `NOMBRE interrumpe MANIOBRA` ·
 `NOMBRE fin` · `siguiente` · `turno` · `deshacer` · `rehacer` ·
-`estado NOMBRE +COND` · `dano NOMBRE N [rd=N] [fatiga]` · `cambiar A B`"""
+`estado NOMBRE +COND` · `dano NOMBRE N [rd=N] [fatiga]` · `cambiar A B` ·
+`NOMBRE MANIOBRA a BLANCO` · `NOMBRE bloqueo a ATACANTE` · `NOMBRE liderazgo gde=N` ·
+`bono LÍDER a COMPAÑERO` · `duelo A B [A+N]` · `monta JINETE MONTURA` · `desmonta JINETE` ·
+`curar NOMBRE N [fatiga]` · `descanso` · `alta … miembros=M aguante=N` · `rapida si|no`"""
 
 
 def help_markdown() -> str:
