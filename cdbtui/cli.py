@@ -30,6 +30,7 @@ uso: cdbtui [--saves CARPETA]         pantalla inicial (partidas de ./saves o $C
      cdbtui view RUTA [--grande]       vista de jugadores (solo lectura)
      cdbtui serve RUTA [--port N] [--host DIR] [--grande]   vista de jugadores en el navegador
      cdbtui export RUTA [--format md|html] [--output ARCHIVO] [--jugadores]
+     cdbtui casa RUTA ARCHIVO.toml | no   reglas de la casa para esa partida (o quitarlas)
      cdbtui grupo                      el grupo de PJ que se añade a los combates nuevos
      cdbtui grupo alta NOMBRE ac=N …   añadir o cambiar un PJ del grupo
      cdbtui grupo baja NOMBRE          quitar un PJ del grupo
@@ -230,6 +231,30 @@ def _export(args: list[str], folder: Path) -> int:
     return 0
 
 
+def _house(args: list[str], folder: Path) -> int:
+    """`cdbtui casa RUTA ARCHIVO|no`: the house rules become a command of the fight."""
+    if len(args) != 2:
+        raise UsageError("se usa «cdbtui casa RUTA ARCHIVO.toml» o «cdbtui casa RUTA no»")
+    from .engine.commands import HouseRules
+
+    if args[1] in ("no", "-"):
+        line = HouseRules("").line()
+    else:
+        try:
+            line = HouseRules(Path(args[1]).read_text("utf-8")).line()
+        except (OSError, UnicodeDecodeError) as error:
+            raise UsageError(f"no se puede leer {args[1]}: {error}") from None
+    save_file = SaveFile.open(Path(args[0]))
+    try:
+        outcome = save_file.session.execute(line)
+    except Refusal as refusal:
+        return _fail(_one_line(f"{args[1]}: {refusal}"), 1)
+    save_file.record(outcome)
+    save_file.close()
+    print(save_file.session.fight.log[-1].text)
+    return 0
+
+
 def _roster(args: list[str], folder: Path) -> int:
     from . import roster
 
@@ -274,7 +299,7 @@ def roster_quote(arg: str) -> str:
 
 COMMANDS = {
     "new": _new, "do": _do, "show": _show, "open": _open, "view": _view,
-    "serve": _serve, "export": _export, "list": _list, "grupo": _roster,
+    "serve": _serve, "export": _export, "list": _list, "grupo": _roster, "casa": _house,
 }
 
 

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from attrs import evolve, frozen
 
-from .engine.catalog import RULES_ES, VARIABLE_ES, catalog
+from .engine.catalog import RULES_ES, VARIABLE_ES, catalog, catalog_for
 from .engine.commands import quote
 from .engine.model import (
     FATIGUE_CATEGORIES,
@@ -472,7 +472,7 @@ def maneuver_choices(fight: Fight, c: Combatant) -> tuple[Choice, ...]:
     The hint only compares the engine's numbers (cost vs AC left); the engine decides.
     """
     choices = []
-    for m in catalog(fight.rules).available(c):
+    for m in catalog_for(fight).available(c):
         cost = m.base_cost(c)
         hint = ""
         if m.variable is not None:
@@ -509,7 +509,7 @@ def completions(fight: Fight, text: str) -> tuple[str, ...]:
     if not head.strip():
         pool = sorted(set(KEYWORDS.values())) + names
     else:
-        pool = names + sorted(set(ACTIONS.values())) + [m.id for m in catalog(fight.rules).maneuvers]
+        pool = names + sorted(set(ACTIONS.values())) + [m.id for m in catalog_for(fight).maneuvers]
     seen: dict[str, None] = {}
     for word in pool:
         if fold(word.strip('"')).startswith(key) and fold(word.strip('"')) != key:

@@ -174,6 +174,8 @@ def _every_command(fight):
         cmd.Heal("Soldado 2", 1),
         cmd.Add("Horda", 3, members=40),
         cmd.Damage("Soldado 2", 7, 1, True, 2),
+        cmd.HouseRules('[override.punetazo]\ncost = 1\nsummary = "«rápido» \\\\ casa"\n'),
+        cmd.HouseRules(""),
     ]
 
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -405,6 +405,8 @@ def _toml(text: str, where: str) -> dict[str, Any]:
     """Parsed TOML, or a one-line refusal that says where the syntax breaks."""
     try:
         return tomllib.loads(text)
+    except RecursionError:
+        raise Refusal(f"{where}: el TOML anida valores a una profundidad absurda") from None
     except tomllib.TOMLDecodeError as error:
         detail = " ".join(str(error).split())
         place = re.search(r"line (\d+), column (\d+)", detail)
@@ -503,3 +505,15 @@ def load_house_rules(text: str, rules: str) -> Catalog:
         rows.append({**row, "house": True})
 
     return Catalog(rules, _resolve(rows, HOUSE), commands)
+
+
+@lru_cache(maxsize=16)
+def _house_catalog(rules: str, text: str) -> Catalog:
+    return load_house_rules(text, rules)
+
+
+def catalog_for(fight) -> Catalog:
+    """The catalog a fight plays with: the book's, with its house rules if it has any."""
+    if not fight.house:
+        return catalog(fight.rules)
+    return _house_catalog(fight.rules, fight.house)

@@ -38,6 +38,7 @@ KEYWORDS = {
     "desmonta": "desmonta", "dismount": "desmonta",
     "curar": "curar", "heal": "curar",
     "descanso": "descanso", "rest": "descanso",
+    "casa": "casa", "house": "casa",
 }
 
 #: Words that introduce the target of an attack (`NAME MANIOBRA [N] a BLANCO`) or the
@@ -382,6 +383,16 @@ class Rename:
 
 
 @frozen
+class HouseRules:
+    """The fight's house rules: TOML text merged into the book's catalog ("" = none)."""
+
+    text: str
+
+    def line(self) -> str:
+        return f"casa {quote(self.text)}" if self.text else "casa no"
+
+
+@frozen
 class Undo:
     def line(self) -> str:
         return "deshacer"
@@ -396,5 +407,5 @@ class Redo:
 Command = (
     Add | Remove | SetStart | Roll | Surprise | Begin | Perform | Hold | Act | Wait
     | Trigger | Done | Next | NewTurn | Condition | Damage | Swap | Targets | Quick | Rename
-    | Heal | Rest | Bonus | Duel | Mount | Dismount
+    | Heal | Rest | Bonus | Duel | Mount | Dismount | HouseRules
 )

@@ -290,6 +290,9 @@ class Fight:
     quick: bool = False
     #: In Iniciativa Rápida, whose go it is (None between goes and once the turn is over).
     actor: str | None = None
+    #: The DJ's house rules for this fight (TOML text merged into the book's catalog;
+    #: kept in the state so that replaying the history gives the same costs).
+    house: str = ""
 
     def find(self, name: str) -> Combatant | None:
         key = name.casefold()

@@ -12,7 +12,7 @@ import shlex
 
 from . import commands as cmd
 from .commands import ACTIONS, KEYWORDS, TARGET_WORDS
-from .catalog import TALENT_ES, catalog
+from .catalog import TALENT_ES, catalog_for, load_house_rules
 from .errors import Refusal
 from .model import Combatant, Fight
 from .text import fold, slug
@@ -61,7 +61,23 @@ USAGE = {
     "cambiar": "cambiar NOMBRE NOMBRE",
     "blancos": "blancos NOMBRE N",
     "rapida": "rapida si|no",
+    "casa": 'casa "TEXTO TOML" | casa no',
 }
+
+
+def _parse_house(fight: Fight, text: str) -> cmd.HouseRules:
+    """`casa "TOML"` / `casa no`: split without turning «» into quotes (the TOML may
+    use them), and check the rules now so that a wrong text is refused with why."""
+    try:
+        words = shlex.split(text, posix=True)
+    except ValueError:
+        raise Refusal("Comillas sin cerrar en la orden") from None
+    if len(words) != 1:
+        raise Refusal(f"Se usa «{USAGE['casa']}»")
+    if fold(words[0]) in ("no", "-", "ninguna", "none"):
+        return cmd.HouseRules("")
+    load_house_rules(words[0], fight.rules)
+    return cmd.HouseRules(words[0])
 
 
 def tokenize(line: str) -> list[str]:
@@ -117,6 +133,9 @@ def _no_more(tokens: list[str], usage: str) -> None:
 
 def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
     """The command a line means in the context of `fight`, or `Refusal`."""
+    head, _, text = line.strip().removeprefix(":").partition(" ")
+    if KEYWORDS.get(fold(head)) == "casa":
+        return _parse_house(fight, text)
     tokens = tokenize(line.strip().removeprefix(":"))
     if not tokens:
         raise Refusal("Orden vacía: escribe una orden o «?» para la ayuda")
@@ -341,7 +360,7 @@ def _parse_action(fight: Fight, name: str, tokens: list[str]) -> cmd.Perform:
         if len(tokens) < 2:
             raise Refusal(f"Se usa «{name} gasta N [texto]»")
         return cmd.Perform(name, None, number(tokens[1], "AC"), " ".join(tokens[2:]))
-    maneuver = catalog(fight.rules).lookup(tokens[0])
+    maneuver = catalog_for(fight).lookup(tokens[0])
     if maneuver is None:
         raise Refusal(f"No conozco la maniobra «{tokens[0]}» (escribe «?» para ver la lista)")
     usage = f"{name} {maneuver.id} [N] [a BLANCO]"

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from attrs import evolve
 
 from . import commands as cmd
-from .catalog import RULES_ES, Maneuver, catalog
+from .catalog import RULES_ES, Maneuver, catalog, catalog_for
 from .errors import Refusal
 from .model import (
     ACTIVE,
@@ -752,7 +752,7 @@ def _perform(fight: Fight, command: cmd.Perform, *, interrupt: bool = False) -> 
         cost = command.amount
         label = command.text or "Otra acción"
     else:
-        maneuver = catalog(fight.rules).get(command.maneuver)
+        maneuver = catalog_for(fight).get(command.maneuver)
         refusal = maneuver.refusal(c)  # talent-only maneuvers (RULES.md §4)
         if refusal is not None:
             raise Refusal(refusal)
@@ -1358,6 +1358,27 @@ def _rename(fight: Fight, command: cmd.Rename) -> Fight:
     return evolve(fight, name=title).note(f"El combate se llama «{title}»")
 
 
+def _house_rules(fight: Fight, command: cmd.HouseRules) -> Fight:
+    """Set (or drop) the fight's house rules; a carried maneuver must still exist."""
+    after = evolve(fight, house=command.text)
+    book = catalog_for(after)
+    for c in fight.combatants:
+        if c.carried is not None and c.carried.maneuver not in {m.id for m in book.maneuvers}:
+            raise Refusal(f"{c.name} tiene pendiente «{c.carried.label}», que sin esas reglas"
+                          " de la casa no existe: que la complete o la abandone antes")
+    if not command.text:
+        return after.note("Sin reglas de la casa: el catálogo del libro")
+    base = {m.id: m for m in catalog(fight.rules).maneuvers}
+    added = [m.name for m in book.maneuvers if m.id not in base]
+    changed = [m.name for m in book.maneuvers if m.id in base and m != base[m.id]]
+    parts = []
+    if added:
+        parts.append("nuevas: " + ", ".join(added))
+    if changed:
+        parts.append("cambiadas: " + ", ".join(changed))
+    return after.note("Reglas de la casa · " + ("; ".join(parts) or "sin cambios"))
+
+
 _HANDLERS: dict[type, Callable[[Fight, object], Fight]] = {
     cmd.Add: _add,
     cmd.Remove: _remove,
@@ -1385,6 +1406,7 @@ _HANDLERS: dict[type, Callable[[Fight, object], Fight]] = {
     cmd.Duel: _duel,
     cmd.Mount: _mount,
     cmd.Dismount: _dismount,
+    cmd.HouseRules: _house_rules,
 }
 
 

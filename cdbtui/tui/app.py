@@ -18,6 +18,7 @@ from pathlib import Path
 from textual.app import App
 from textual.reactive import var
 
+from ..engine.commands import HouseRules
 from ..engine.errors import Refusal
 from ..engine.model import Fight
 from ..engine.rules import queue
@@ -107,6 +108,9 @@ class CdbApp(App[int]):
         surprised) asks the DJ first; it then runs only on «sí».
         """
         began = time.perf_counter()
+        line = self._with_house_file(line)
+        if line is None:
+            return False
         if self.save_file is not None and self.save_file.changed_on_disk:
             # Another program (say `cdbtui do`) wrote the save: playing on from our
             # copy would overwrite its commands.  Take the file's state instead.
@@ -141,6 +145,22 @@ class CdbApp(App[int]):
         if outcome.fight.turn_over and not before.turn_over and not is_history:
             self._propose_new_turn(outcome.fight)
         return True
+
+    def _with_house_file(self, line: str) -> str | None:
+        """`casa RUTA.toml` typed on the `:` line: the file's text as the command
+        (the engine does no I/O); None if the file can't be read."""
+        head, _, rest = line.strip().removeprefix(":").partition(" ")
+        rest = rest.strip()
+        if head.casefold() not in ("casa", "house") or not rest or rest[0] in "\"'«“":
+            return line
+        path = Path(rest).expanduser()
+        if not path.is_file():
+            return line
+        try:
+            return HouseRules(path.read_text("utf-8")).line()
+        except (OSError, UnicodeDecodeError) as error:
+            self.notify(f"No se puede leer {path}: {error}", severity="error")
+            return None
 
     def _show(self, fight: Fight, *, follow: bool) -> None:
         if follow:

@@ -77,3 +77,22 @@ async def test_a_combatant_out_of_combat_is_skipped_by_the_countdown(make_app):
         await keys(pilot, "6")  # Soldado 1 spends all at 6
         assert app.fight.moment == 4  # 5 was Sven's: skipped
         assert [c.name for c in app.fight.combatants if c.status is Status.OUT] == ["Sven"]
+
+
+async def test_house_rules_from_a_file_on_the_command_line(make_app, tmp_path):
+    house = tmp_path / "casa.toml"
+    house.write_text('[[maneuver]]\nid = "cabezazo"\nname = "Cabezazo"\ncost = 2\n'
+                     'attack = true\nsummary = "Daño BD + 1"\n', "utf-8")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "colon")
+        await pilot.press(*f"casa {house}")
+        await keys(pilot, "enter")
+        assert "cabezazo" in app.fight.house
+        await keys(pilot, "enter")  # the picker of Mike offers it
+        assert "cabezazo" in [ch.id for ch in app.screen.choices]
+        await pilot.press(*"cabezazo")
+        await keys(pilot, "enter")
+        assert state(app, "Mike") == (5, 5)
+    assert load(app.path).fight.house == app.fight.house
