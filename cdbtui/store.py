@@ -410,14 +410,21 @@ def read_text(text: str) -> Loaded:
 def read(path: Path) -> Loaded:
     """Read a save from disk; errors name the file."""
     path = Path(path)
+    return _loaded(path, _file_bytes(path))
+
+
+def _file_bytes(path: Path) -> bytes:
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
         raise SaveError(f"no existe {path}") from None
     except IsADirectoryError:
         raise SaveError(f"{path} es una carpeta, no una partida") from None
     except OSError as error:
         raise SaveError(f"no se puede leer {path}: {error.strerror or error}") from None
+
+
+def _loaded(path: Path, data: bytes) -> Loaded:
     try:
         text, cut = decode(data)
         loaded = read_text(text)
@@ -705,15 +712,8 @@ class Follower:
         return True
 
     def _read_whole(self) -> None:
-        try:
-            data = self.path.read_bytes()
-        except OSError as error:
-            raise SaveError(f"no se puede leer {self.path}: {error.strerror or error}") from None
-        try:
-            text, cut = decode(data)
-            loaded = read_text(text)
-        except SaveError as error:
-            raise SaveError(f"{self.path}: {error}") from None
+        data = _file_bytes(self.path)
+        loaded = _loaded(self.path, data)
         self.session = loaded.session
         # After a torn tail, read it whole again next time rather than append to it.
-        self._offset = -1 if (loaded.torn or cut) else len(data)
+        self._offset = -1 if loaded.torn else len(data)

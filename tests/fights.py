@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from cdbtui.engine.errors import Refusal
 from cdbtui.engine.session import Session
 
 DEMO = Path(__file__).parents[1] / "cdbtui" / "demo" / "puerto.txt"
@@ -22,3 +25,17 @@ def play(*lines: str, rules: str = "cdb", seed: int = 0, into: Session | None = 
     for line in lines:
         session.execute(line)
     return session
+
+
+def refused(s, line: str, match: str) -> None:
+    """`line` is refused with a message matching `match`, and nothing changes."""
+    before = s.fight
+    lines = list(s.lines)
+    with pytest.raises(Refusal, match=match):
+        s.execute(line)
+    assert s.fight == before
+    assert s.lines == lines
+
+
+def logged(s, text: str) -> bool:
+    return any(text in entry.text for entry in s.fight.log)

@@ -19,18 +19,7 @@ def names(fight) -> list[str]:
     return [c.name for c in queue(fight)]
 
 
-def refused(s, line: str, match: str) -> None:
-    """`line` is refused with a message matching `match`, and nothing changes."""
-    before = s.fight
-    lines = list(s.lines)
-    with pytest.raises(Refusal, match=match):
-        s.execute(line)
-    assert s.fight == before
-    assert s.lines == lines
-
-
-def logged(s, text: str) -> bool:
-    return any(text in entry.text for entry in s.fight.log)
+from fights import logged, refused  # noqa: E402
 
 
 def pair(session, a: str = "", b: str = "", start_a: int = 5, start_b: int = 5):

@@ -20,18 +20,7 @@ S1, S2 = '"Soldado 1"', '"Soldado 2"'
 SHOOT = "disparar-armas-largas"
 
 
-def refused(s, line: str, match: str) -> None:
-    """`line` is refused with a message matching `match`, and nothing changes."""
-    before = s.fight
-    lines = list(s.lines)
-    with pytest.raises(Refusal, match=match):
-        s.execute(line)
-    assert s.fight == before
-    assert s.lines == lines
-
-
-def logged(s, text: str) -> bool:
-    return any(text in entry.text for entry in s.fight.log)
+from fights import logged, refused  # noqa: E402
 
 
 def run(s, *lines: str) -> None:
