@@ -260,3 +260,27 @@ def test_save_then_load_gives_the_same_fight_for_random_fights(tmp_path, lines, 
     assert loaded.lines == session.lines and loaded.redo_lines == session.redo_lines
     assert store.loads(store.dumps(session)).fight == session.fight
     assert store.dumps(loaded) == store.dumps(session)
+
+
+def test_a_replay_in_the_background_fills_the_states_a_load_left_out(demo_file):
+    save_file = SaveFile.open(demo_file)
+    run(save_file, "Mike gasta 1")
+    save_file.close()
+    session = store.load(demo_file)
+    assert session.states[1:-1] == [None] * (len(session.lines) - 1)
+    lines = list(session.lines)
+    replayed = Session(session.base, lines).states  # what the app's thread computes
+    session.execute("Mike gasta 1")  # the DJ plays on meanwhile: still a shared prefix
+    assert session.adopt(lines, replayed) == len(lines) - 1
+    assert None not in session.states
+    expected = play(*demo_lines(), "Mike gasta 1")
+    session.undo()
+    assert session.undo().fight == expected.undo().fight
+    # after an undo (which replays what it needs) and a new command the histories
+    # differ at the end: nothing known is replaced, the new last state is kept
+    other = store.load(demo_file)
+    other.undo()
+    other.execute("Mike gasta 2")
+    own = list(other.states)
+    other.adopt(lines, replayed)
+    assert other.states == own and other.fight.find("Mike").ac == 5

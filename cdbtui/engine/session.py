@@ -91,6 +91,20 @@ class Session:
             self.states[position + 1] = fight
         return fight
 
+    def adopt(self, lines: list[str], states: list[Fight]) -> int:
+        """Fill in the states not kept (after a load) from `states`, a replay of `lines`
+        (`Session(base, lines).states`, which is pure and may run in another thread);
+        only the part of the history still shared with it.  Returns how many."""
+        shared = 0
+        while shared < min(len(lines), len(self.lines)) and lines[shared] == self.lines[shared]:
+            shared += 1
+        filled = 0
+        for index in range(1, shared + 1):
+            if self.states[index] is None:
+                self.states[index] = states[index]
+                filled += 1
+        return filled
+
     def execute(self, line: str) -> Outcome:
         """Run one command line; `Refusal` leaves the session exactly as it was."""
         command = parse(line, self.fight)

@@ -84,12 +84,29 @@ class CdbApp(App[int]):
         self._show(self.session.fight, follow=True)
         for note in save_file.notes:
             self.notify(note, severity="warning", timeout=10)
+        if None in self.session.states:
+            self._warm_history(self.session)
         # The loaded history is long-lived: keep the cyclic GC from walking it on
         # every keypress (a full collection over 200 combatants × the history
         # costs tens of milliseconds, a visible hitch).
         gc.collect()
         gc.freeze()
         return True
+
+    def _warm_history(self, session: Session) -> None:
+        """Replay the loaded history in a thread, so the first undo after opening a
+        save is instant instead of replaying it then (0.3 s at 200 combatants)."""
+        base, lines = session.base, list(session.lines)
+
+        def work() -> None:
+            states = Session(base, lines).states
+            self.call_from_thread(self._adopt, session, lines, states)
+
+        self.run_worker(work, thread=True, group="warm", exit_on_error=False)
+
+    def _adopt(self, session: Session, lines: list[str], states: list[Fight]) -> None:
+        if session is self.session:  # not another save opened meanwhile
+            session.adopt(lines, states)
 
     def close_save(self) -> None:
         """Rewrite the open save whole (no journal left), as on quitting."""

@@ -208,3 +208,16 @@ async def test_another_program_changing_the_save_is_reloaded_not_overwritten(sav
         assert app.session.lines[-2:] == ["Mike gasta 2", f"{app.session.lines[-1]}"]
         assert app.session.lines[-1].endswith("gasta 1")
     assert load(path).lines == app.session.lines
+
+
+async def test_opening_a_save_replays_its_history_in_the_background(save_from):
+    path = save_from(demo_lines())
+    app = CdbApp(path)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(100):  # waiting for the worker thread, not timing it
+            await pilot.pause(0.05)
+            if None not in app.session.states:
+                break
+        assert None not in app.session.states
+        await keys(pilot, "u")
+        assert app.fight.turn == 0 and app.session.redo_lines == ["empezar"]
