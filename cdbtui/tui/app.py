@@ -107,6 +107,7 @@ class CdbApp(App[int]):
     def _adopt(self, session: Session, lines: list[str], states: list[Fight]) -> None:
         if session is self.session:  # not another save opened meanwhile
             session.adopt(lines, states)
+            gc.freeze()  # long-lived too: out of the cyclic GC's way (see open_save)
 
     def close_save(self) -> None:
         """Rewrite the open save whole (no journal left), as on quitting."""
