@@ -114,7 +114,7 @@ def test_serve_answers_with_the_page_and_stops_on_sigterm(served):
 
 def test_a_browser_visit_runs_the_player_view(served):
     """The websocket starts the served command: the players' view of the save."""
-    aiohttp = pytest.importorskip("aiohttp")
+    import aiohttp  # installed with textual-serve
     process, url = served
     assert wait_for_page(process, url + "/") is not None
 
