@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import shutil
 import tempfile
 import tomllib
@@ -42,6 +41,7 @@ from attrs import define, evolve, field
 from .codec import DecodeError, from_data, to_data
 from .engine.catalog import RULESETS
 from .engine.errors import Refusal
+from .engine.tomlerrors import toml_error as _toml_error
 from .engine.model import Fight, LogEntry
 from .engine.parser import parse
 from .engine.rules import new_fight
@@ -187,35 +187,7 @@ class Loaded:
     torn: bool = False
 
 
-_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 _JOURNAL = "\n[[journal]]\n"
-
-
-#: tomllib's messages (English) in Spanish, by their beginning; others are kept as they are.
-_TOML_ES = (
-    ("Unterminated string", "texto sin cerrar (falta la comilla final)"),
-    ("Expected '=' after a key", "falta «=» después de una clave"),
-    ("Expected ']' at the end of a table", "falta «]» al final del nombre de una tabla"),
-    ("Expected ']]' at the end of an array", "falta «]]» al final del nombre de una tabla"),
-    ("Unclosed array", "lista sin cerrar (falta «]»)"),
-    ("Unclosed inline table", "tabla en línea sin cerrar (falta «}»)"),
-    ("Invalid value", "valor no válido"),
-    ("Invalid statement", "línea no válida"),
-    ("Cannot declare", "una tabla o clave aparece dos veces"),
-    ("Cannot overwrite a value", "una clave aparece dos veces"),
-    ("Expected newline or end of document", "sobra algo al final de la línea"),
-    ("Illegal character", "carácter no permitido"),
-    ("Invalid initial character for a key", "clave no válida"),
-)
-
-
-def _toml_error(error: tomllib.TOMLDecodeError) -> str:
-    message = str(error)
-    where = _POSITION.search(message)
-    detail = _POSITION.sub("", message)
-    spanish = next((es for en, es in _TOML_ES if detail.startswith(en)), None)
-    what = f"el TOML no es válido: {spanish}" if spanish else f"el TOML no es válido ({detail})"
-    return f"línea {where[1]}, columna {where[2]}: {what}" if where else what
 
 
 def shown(text: object) -> str:

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from attrs import evolve, frozen
 
-from .engine.catalog import RULES_ES, VARIABLE_ES, catalog, catalog_for
+from .engine.catalog import RULES_ES, VARIABLE_ES, catalog_for
 from .engine.commands import quote
 from .engine.model import (
     FATIGUE_CATEGORIES,

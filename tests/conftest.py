@@ -6,13 +6,12 @@ Kept small and generic on purpose: the UI tests add their own conftest in tests/
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
 from cdbtui.engine.session import Session
 
-from fights import DEMO, demo_lines, play  # noqa: E402,F401
+from fights import demo_lines, play
 
 
 @pytest.fixture

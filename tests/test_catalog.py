@@ -572,7 +572,7 @@ def test_empty_house_rules_are_the_book():
     ('[[maneuver]]\nid = "x"\nname = ""\ncost = 1', r"campo «name»: no puede estar vacío"),
     # the file itself
     ('rules = "walkure"', r"son para «walkure» y el combate usa CdB"),
-    ('[override.punetazo\ncost = 1', r"Reglas de la casa: el TOML no es válido"),
+    ('[override.punetazo\ncost = 1', r"Reglas de la casa: línea 1, columna 19: el TOML no es válido: falta «]»"),
 ])
 def test_house_rules_errors_name_the_maneuver_and_the_field(text, match):
     with pytest.raises(Refusal, match=match) as refused:

@@ -299,7 +299,7 @@ def test_negative_moments_are_normal(session):
 def test_turn_end_when_everyone_is_done_or_out(session):
     s = session("alta A ac=3", "alta B ac=3", "momento A 5", "momento B 4", "empezar", "A fin")
     assert not s.fight.turn_over
-    s.execute(f"estado B +moribundo")
+    s.execute("estado B +moribundo")
     assert s.fight.turn_over
     assert logged(s, "Fin del turno 1")
     refused(s, "siguiente", "usa «turno»")

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import DEMO
+from fights import DEMO
 
 from cdbtui import store
 from cdbtui.view import state_json

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import _autosave_writer as writer
 import pytest
-from conftest import demo_lines, play
+from fights import demo_lines, play
 
 from cdbtui import store
 from cdbtui.engine.session import Session

@@ -32,7 +32,6 @@ the maneuver and the field.
 
 from __future__ import annotations
 
-import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from functools import cache, lru_cache
@@ -43,6 +42,7 @@ from attrs import frozen
 
 from .commands import ACTIONS
 from .errors import Refusal
+from .tomlerrors import toml_error
 from .model import Combatant
 from .text import fold, slug
 
@@ -408,10 +408,7 @@ def _toml(text: str, where: str) -> dict[str, Any]:
     except RecursionError:
         raise Refusal(f"{where}: el TOML anida valores a una profundidad absurda") from None
     except tomllib.TOMLDecodeError as error:
-        detail = " ".join(str(error).split())
-        place = re.search(r"line (\d+), column (\d+)", detail)
-        at = f" en la línea {place[1]}, columna {place[2]}" if place else ""
-        raise Refusal(f"{where}: el TOML no es válido{at} ({detail})") from None
+        raise Refusal(f"{where}: {toml_error(error)}") from None
 
 
 def _read_book(rules: str) -> str:

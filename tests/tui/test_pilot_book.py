@@ -7,7 +7,7 @@ from cdbtui.engine.catalog import catalog
 from cdbtui.engine.model import Status
 from cdbtui.store import load
 from cdbtui.tui.screens.picker import ManeuverPicker
-from conftest import demo_lines
+
 from helpers import keys, state
 from screen_text import screen_text
 
