@@ -26,11 +26,14 @@ migrated when next written, keeping the original as `NAME.toml.v1`.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shutil
 import tempfile
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -521,6 +524,22 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
     return (info.st_ino, info.st_size, info.st_mtime_ns)
 
 
+@contextmanager
+def _folder_lock(path: Path) -> Iterator[None]:
+    """An exclusive lock (flock) on the save's folder while a write checks and writes."""
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        yield  # no lock to be had (an odd file system): write anyway
+        return
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)  # releases the lock
+
+
 def _free_copy(path: Path, suffix: str) -> Path:
     target = path.with_name(path.name + suffix)
     number = 2
@@ -588,26 +607,46 @@ class SaveFile:
         return _stamp(self.path) != self.stamp
 
     def record(self, outcome: Outcome) -> None:
-        """Make the command just run by the session durable."""
+        """Make the command just run by the session durable.
+
+        Under a lock on the folder, and only if the file is still as we left it: two
+        programs playing the same save (the app and a `cdbtui do`, two scripts) must
+        not interleave journal entries computed from different states.
+        """
         if outcome.kind == UNDO and len(self.session.lines) < self.floor:
             self.pending = self.pending or "undo"
-        if self.pending is not None or self.journal >= COMPACT_EVERY:
-            self.compact()
-            return
-        try:
-            handle = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        with _folder_lock(self.path):
+            self._check_unchanged()
+            if self.pending is not None or self.journal >= COMPACT_EVERY:
+                self._compact()
+                return
             try:
-                os.write(handle, journal_entry(outcome).encode("utf-8"))
-                os.fsync(handle)
-            finally:
-                os.close(handle)
-        except OSError as error:
-            raise SaveError(f"no se puede guardar {self.path}: {error.strerror or error}") from None
-        self.journal += 1
-        self.stamp = _stamp(self.path)
+                handle = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+                try:
+                    os.write(handle, journal_entry(outcome).encode("utf-8"))
+                    os.fsync(handle)
+                finally:
+                    os.close(handle)
+            except OSError as error:
+                raise SaveError(
+                    f"no se puede guardar {self.path}: {error.strerror or error}") from None
+            self.journal += 1
+            self.stamp = _stamp(self.path)
+
+    def _check_unchanged(self) -> None:
+        if self.stamp is not None and _stamp(self.path) != self.stamp:
+            raise SaveError(
+                f"{self.path} cambió mientras tanto (otro programa la está jugando):"
+                " no se guarda esta orden; vuelve a abrir la partida"
+            )
 
     def compact(self) -> None:
         """Rewrite the file whole: the current state, the history, an empty journal."""
+        with _folder_lock(self.path):
+            self._check_unchanged()
+            self._compact()
+
+    def _compact(self) -> None:
         if self.pending == "migrate" and self.path.exists():
             shutil.copy2(self.path, _free_copy(self.path, f".v{self.schema}"))
         save(self.path, self.session)
@@ -620,8 +659,11 @@ class SaveFile:
     def close(self) -> None:
         """Leave the file tidy (no journal) if anything was appended, unless another
         program has written it since (its version is newer than ours)."""
-        if self.journal and not self.changed_on_disk:
-            self.compact()
+        if not self.journal:
+            return
+        with _folder_lock(self.path):
+            if not self.changed_on_disk:
+                self._compact()
 
     def cleanup_leftovers(self) -> None:
         """Remove temporary files a crash mid-write may have left beside the save."""

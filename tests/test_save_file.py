@@ -65,7 +65,7 @@ def test_the_rng_survives_a_resume(tmp_path):
     run(save_file, "tirar A")
     resumed = SaveFile.open(path)
     run(resumed, "tirar B")
-    run(save_file, "tirar B")
+    save_file.session.execute("tirar B")  # the same roll without the resume (not saved)
     assert resumed.session.fight.find("B").start == save_file.session.fight.find("B").start
 
 
@@ -284,3 +284,18 @@ def test_a_replay_in_the_background_fills_the_states_a_load_left_out(demo_file):
     own = list(other.states)
     other.adopt(lines, replayed)
     assert other.states == own and other.fight.find("Mike").ac == 5
+
+
+def test_two_writers_never_interleave_commands_from_different_states(demo_file):
+    first, second = SaveFile.open(demo_file), SaveFile.open(demo_file)
+    run(first, "Mike gasta 1")
+    outcome = second.session.execute("Mike gasta 2")  # computed from the old state
+    before = demo_file.read_bytes()
+    with pytest.raises(SaveError, match="cambió mientras tanto"):
+        second.record(outcome)
+    assert demo_file.read_bytes() == before
+    with pytest.raises(SaveError, match="cambió mientras tanto"):
+        second.compact()
+    second.close()  # quietly leaves the other program's file alone
+    assert demo_file.read_bytes() == before
+    assert store.load(demo_file).lines[-1] == "Mike gasta 1"
