@@ -32,7 +32,7 @@ NONE = "—"
 SECRET = "?"
 WARNING_MARK = "⚠"
 
-#: The rest of a damage entry after "NAME: " (rules.py `_damage`): boxes marked,
+#: The rest of a damage entry after "NAME: " (engine/conditions.py `_damage`): boxes marked,
 #: or a roll that RD stopped.
 _DAMAGE = re.compile(
     r"\d+ casilla\(s\) de (?:heridas|fatiga) \(daño -?\d+ − RD -?\d+\)"
@@ -104,7 +104,7 @@ def category_label(track: Track, names: tuple[str, ...]) -> str:
 def is_damage(text: str, names: Iterable[str]) -> bool:
     """Whether a log text is a damage entry ("Sven: 2 casilla(s) de heridas (daño 3 − RD 1)").
 
-    Only the exact shape rules.py writes, after the exact name of a combatant, counts:
+    Only the exact shape the engine writes, after the exact name of a combatant, counts:
     a free-action text or an awaited trigger typed to look like damage does not.
     """
     for name in names:

@@ -2,7 +2,8 @@
 
 Vocabulary follows RULES.md §1: a `Fight` holds `Combatant`s, a `turn`, the current
 `moment` of the countdown and the `log`.  Nothing here knows about commands, files or
-screens; `rules.py` is the only place that makes a new state out of an old one.
+screens; `rules.apply` (rules.py and the rules modules it dispatches to) is the only
+place that makes a new state out of an old one.
 """
 
 from __future__ import annotations

@@ -1,0 +1,151 @@
+"""The countdown's machinery that every command shares (RULES.md §2–§3).
+
+Owns looking a combatant up (`_get`) and the guards every command starts with, the
+seeded die (`_roll_die`: a pure function of the fight's seed and its count of rolls),
+placing a combatant at its start moment (`_place`, mid-fight too), entering a moment
+(`_enter`: holders follow, waiters pay 1 AC a moment; the log of ties), and
+`_settle`, run after each command: it completes carried maneuvers at the head of the
+queue and moves the count past empty moments (with Iniciativa Rápida, hands the go
+to the next combatant).  Imports `queries` and `spending`, no command module.
+"""
+
+from __future__ import annotations
+
+import random
+
+from attrs import evolve
+
+from .errors import Refusal
+from .model import Combatant, Fight, Status
+from .queries import order_key, queue, tie_reason
+from .spending import _complete
+
+def _get(fight: Fight, name: str) -> Combatant:
+    combatant = fight.find(name)
+    if combatant is None:
+        raise Refusal(f"No hay nadie llamado «{name}» en este combate")
+    return combatant
+
+
+def _require_started(fight: Fight) -> None:
+    if not fight.started:
+        raise Refusal("El combate no ha empezado: usa «empezar» cuando todos tengan momento inicial")
+
+
+def _roll_die(fight: Fight) -> tuple[Fight, int]:
+    die = random.Random(f"{fight.seed}:{fight.rolls}").randint(1, 6)
+    return evolve(fight, rolls=fight.rolls + 1), die
+
+
+def _note_ties(fight: Fight) -> Fight:
+    """Log which key decided each tie in the queue at the current moment."""
+    line = queue(fight)
+    if len(line) < 2:
+        return fight
+    reasons = [
+        f"{a.name} antes que {b.name} ({tie_reason(a, b)})"
+        for a, b in zip(line, line[1:])
+        if not (b.status is Status.HOLDING)
+    ]
+    return fight.note("Orden: " + "; ".join(reasons)) if reasons else fight
+
+
+def _enter(fight: Fight, moment: int) -> Fight:
+    """Move the countdown to `moment`: holders follow, waiters pay 1 AC a moment."""
+    previous = fight.moment if fight.moment is not None else moment
+    passed = previous - moment
+    changed = []
+    for c in fight.combatants:
+        if c.status is Status.HOLDING:
+            changed.append(evolve(c, marker=moment, acting=False))
+        elif c.status is Status.WAITING and passed > 0:
+            paid = min(passed, c.ac)
+            ac = c.ac - paid
+            changed.append(evolve(
+                c,
+                ac=ac,
+                marker=c.marker - paid,
+                status=Status.WAITING if ac > 0 else Status.DONE,
+                trigger=c.trigger if ac > 0 else None,
+            ))
+    fight = evolve(fight.replace(*changed), moment=moment)
+    for c in changed:
+        if c.status is Status.DONE:
+            fight = fight.note(f"{c.name} agota sus AC a la espera → momento {c.marker}")
+    return _note_ties(fight)
+
+
+def _next_moment(fight: Fight) -> int | None:
+    """The highest marker of anyone who fixes a moment (not holders or waiters)."""
+    mounts = fight.mounts
+    markers = [
+        c.marker for c in fight.combatants
+        if c.status in (Status.READY, Status.ACTED) and c.marker is not None
+        and c.key not in mounts
+    ]
+    return max(markers) if markers else None
+
+
+def _settle(fight: Fight) -> Fight:
+    """Complete carried maneuvers at the head of the queue; advance past empty moments."""
+    if fight.quick:
+        return _settle_quick(fight)
+    while fight.started and not fight.turn_over:
+        line = queue(fight)
+        if line:
+            head = line[0]
+            if head.carried is not None and head.status is Status.READY:
+                fight = _complete(fight, head)
+                continue
+            return fight
+        target = _next_moment(fight)
+        if target is None:
+            return fight
+        fight = _enter(fight, target)
+    return fight
+
+
+def _settle_quick(fight: Fight) -> Fight:
+    """Iniciativa Rápida: the actor keeps its go until it ends it; then the next in
+    start order (Agilidad, Atención, Habilidad, roster) who has not had one."""
+    while fight.started:
+        actor = fight.find(fight.actor) if fight.actor else None
+        if actor is not None and actor.status in (Status.READY, Status.ACTED):
+            if actor.carried is not None and actor.status is Status.READY:
+                fight = _complete(fight, actor)
+                continue
+            return fight
+        mounts = fight.mounts
+        waiting = [
+            (( -c.start, *order_key(c, position)[1:]), c)
+            for position, c in enumerate(fight.combatants)
+            if c.status is Status.READY and c.start is not None and c.key not in mounts
+        ]
+        if not waiting:
+            return evolve(fight, actor=None)
+        _, actor = min(waiting, key=lambda pair: pair[0])
+        fight = evolve(fight, actor=actor.name, moment=actor.start)
+        fight = fight.note(f"Le toca a {actor.name} (iniciativa {actor.start}): gasta las AC que quiera")
+    return fight
+
+
+def _refuse_in_quick(fight: Fight, what: str) -> None:
+    if fight.quick:
+        raise Refusal(f"Con Iniciativa Rápida no hay momentos: no se puede {what}")
+
+
+def _place(fight: Fight, c: Combatant, start: int) -> Fight:
+    """Give `c` its start moment; mid-fight it joins the countdown at once."""
+    c = evolve(c, start=start)
+    if fight.started:
+        # With nobody left in the countdown (all removed) there is no moment: it starts here.
+        moment = start if fight.moment is None else fight.moment
+        marker = start if fight.quick else min(start, moment)
+        c = evolve(c, marker=marker, ac=c.budget(fight.turn), status=Status.READY)
+        fight = fight.replace(c)
+        if start > moment:
+            fight = fight.note(f"{c.name} entra en el combate en el momento {marker} (su inicio {start} ya pasó)")
+        if fight.moment is None or fight.turn_over or fight.moment < marker:
+            fight = evolve(fight, moment=max(marker, moment))
+        return fight
+    return fight.replace(c)

@@ -1,0 +1,156 @@
+"""Maneuvers (RULES.md §3 "Spending", "Reactions", "Wait"; §4): `cmd.Perform` and
+`cmd.Trigger`.
+
+Owns doing a catalog maneuver or a free action (`gasta N`) at one's moment, a
+reaction outside it (`_react`), a waiter's interruption, the checks on a target and on
+Liderazgo's degree of success, and the reminders the book ties to a maneuver (mounted
+charges, leaving a duel, shooting from a mount).  The spending itself is in
+`spending.py`.
+"""
+
+from __future__ import annotations
+
+from . import commands as cmd
+from .catalog import Maneuver, catalog_for
+from .countdown import _get, _require_started, _settle
+from .errors import Refusal
+from .model import Combatant, Fight, Status
+from .spending import (
+    LEADERSHIP,
+    LEAVE_DUEL,
+    _check_can_maneuver,
+    _check_cost,
+    _check_maneuver_rules,
+    _spend,
+)
+from .text import fold
+from .turn import _in_turn
+
+#: Catalog id and group the maneuver reminders look for.
+MOUNTED_CHARGE = "carga-con-montura"
+RANGED_GROUP = "A distancia"
+
+
+def _perform(fight: Fight, command: cmd.Perform, *, interrupt: bool = False) -> Fight:
+    _require_started(fight)
+    c = _get(fight, command.name)
+    maneuver: Maneuver | None = None
+    if command.maneuver is None:
+        if command.amount is None:
+            raise Refusal("«gasta» necesita un número de AC")
+        cost = command.amount
+        label = command.text or "Otra acción"
+    else:
+        maneuver = catalog_for(fight).get(command.maneuver)
+        refusal = maneuver.refusal(c)  # talent-only maneuvers (RULES.md §4)
+        if refusal is not None:
+            raise Refusal(refusal)
+        cost = maneuver.cost_for(c, command.amount)
+        label = maneuver.name
+    _check_cost(c, cost, label)
+    target = _check_target(fight, c, maneuver, command.target)
+    _check_degree(fight, c, maneuver, command.degree)
+    if target is not None:
+        label = f"{label} a {target}"
+    if maneuver is not None and maneuver.reaction and not interrupt:
+        return _settle(_react(fight, c, maneuver, cost, label, target))
+    _in_turn(fight, c, label)
+    if c.status is Status.WAITING and not interrupt:
+        interrupt = True
+    if maneuver is not None:
+        _check_maneuver_rules(fight, c, maneuver, cost)
+    if interrupt:
+        fight = fight.note(f"{c.name} interrumpe: {c.trigger or 'lo que esperaba'}")
+    fight = _maneuver_notes(fight, c, maneuver)
+    return _settle(_spend(fight, c, cost, label, maneuver=maneuver, target=target,
+                          degree=command.degree))
+
+
+def _check_target(
+    fight: Fight, c: Combatant, maneuver: Maneuver | None, name: str | None
+) -> str | None:
+    """The target's name as the roster spells it, or a refusal (RULES.md §4)."""
+    if name is None:
+        return None
+    label = maneuver.name if maneuver is not None else "Otra acción"
+    if maneuver is None or not maneuver.attack:
+        raise Refusal(f"{label} no es una maniobra de ataque: no lleva blanco («a NOMBRE»)")
+    target = fight.find(name)
+    if target is None:
+        raise Refusal(f"No hay nadie llamado «{name}» en este combate: {c.name} no puede atacarle")
+    if target.key == c.key:
+        raise Refusal(f"{c.name} no puede ser su propio blanco")
+    if (c.duel is not None and fold(c.duel) != fold(target.name)
+            and not maneuver.reaction):
+        raise Refusal(
+            f"{c.name} está en duelo con {c.duel}: para atacar a {target.name} antes debe"
+            f" abandonar el duelo («{cmd.quote(c.name)} {LEAVE_DUEL}», 3 AC)"
+        )
+    return target.name
+
+
+def _check_degree(fight: Fight, c: Combatant, maneuver: Maneuver | None, degree: int | None) -> None:
+    """Liderazgo's degree of success: one leader per side (000 "Liderazgo")."""
+    if degree is None:
+        return
+    if maneuver is None or maneuver.id != LEADERSHIP:
+        raise Refusal("Solo Liderazgo lleva Grado de Éxito («NOMBRE liderazgo gde=N»)")
+    if not 0 <= degree <= 20:
+        raise Refusal(
+            f"Grado de Éxito de Liderazgo entre 0 y 20 (pedido: {degree}); si la tirada"
+            f" no llega a 9 no hay bonos: «{cmd.quote(c.name)} {LEADERSHIP}» sin número"
+        )
+    rival = next(
+        (x for x in fight.combatants if x.side == c.side and x.key != c.key and x.leadership > 0),
+        None,
+    )
+    if rival is not None:
+        raise Refusal(
+            f"Un líder por bando: {rival.name} ya lidera a los suyos este turno"
+            f" (le quedan {rival.leadership} bonos)"
+        )
+
+
+def _maneuver_notes(fight: Fight, c: Combatant, maneuver: Maneuver | None) -> Fight:
+    """Reminders the book ties to a maneuver: mounted charges, duels, shooting mounted."""
+    if maneuver is None:
+        return fight
+    if maneuver.id == MOUNTED_CHARGE and c.mount is None:
+        fight = fight.note(
+            f"Aviso: {c.name} no está montado (usa «monta {cmd.quote(c.name)} MONTURA»):"
+            " en la Carga con Montura es la montura la que gasta las AC del movimiento",
+            warning=True,
+        )
+    if maneuver.id == MOUNTED_CHARGE and c.mount is not None:
+        fight = fight.note(
+            f"{c.mount} gasta ahora, en el momento de {c.name}, las AC de lo que mueva"
+            f" («{cmd.quote(c.mount)} mover N»)"
+        )
+    if maneuver.id == LEAVE_DUEL and c.duel is None:
+        fight = fight.note(f"Aviso: {c.name} no está en duelo: abandonarlo no tiene efecto", warning=True)
+    if maneuver.attack and c.mount is not None and maneuver.group == RANGED_GROUP:
+        fight = fight.note(f"{c.name} dispara desde una montura: −2 a la tirada (Combate montado)")
+    return fight
+
+
+def _react(
+    fight: Fight, c: Combatant, maneuver: Maneuver, cost: int, label: str, target: str | None
+) -> Fight:
+    _check_can_maneuver(fight, c)
+    _check_maneuver_rules(fight, c, maneuver, cost)
+    verb = maneuver.name.lower()
+    if c.status is Status.DONE and c.ac > 0:
+        raise Refusal(f"{c.name} ha declinado este turno: no puede {verb}")
+    if c.ac < cost:
+        raise Refusal(
+            f"{c.name} no tiene AC para {verb} (le quedan {c.ac}, cuesta {cost})"
+        )
+    return _spend(fight, c, cost, label, maneuver=maneuver, reaction=True, target=target)
+
+
+def _trigger(fight: Fight, command: cmd.Trigger) -> Fight:
+    _require_started(fight)
+    c = _get(fight, command.action.name)
+    if c.status is not Status.WAITING:
+        raise Refusal(f"{c.name} no está a la espera: no puede interrumpir")
+    return _perform(fight, command.action, interrupt=True)

@@ -1,0 +1,149 @@
+"""Setting up a fight (RULES.md §2): `cmd.Add`, `cmd.Remove`, `cmd.SetStart`,
+`cmd.Roll` (one by one or as a group), `cmd.Surprise` and `cmd.Begin`.
+
+Placing a combatant at its start moment is `countdown._place`; the first turn starts
+with `turn._start_turn`.
+"""
+
+from __future__ import annotations
+
+from attrs import evolve
+
+from . import commands as cmd
+from .conditions import _condition
+from .countdown import _get, _place, _roll_die, _settle
+from .errors import Refusal
+from .model import SURPRISED, Combatant, Fight, Track
+from .mounts import _refuse_mount, _unmounted
+from .spending import _end_duel
+from .text import fold
+from .turn import _start_turn
+
+def _add(fight: Fight, command: cmd.Add) -> Fight:
+    name = command.name.strip()
+    if not name:
+        raise Refusal("Falta el nombre del combatiente")
+    clash = next((w for w in fold(name).split() if w in cmd.RESERVED), None)
+    if clash is not None:
+        raise Refusal(f"«{name}» contiene «{clash}», una palabra de órdenes: elige otro nombre")
+    if fight.find(name) is not None:
+        raise Refusal(f"Ya hay un combatiente llamado «{fight.find(name).name}»")
+    if not 1 <= command.ac <= 99:
+        raise Refusal(f"Las AC por turno deben estar entre 1 y 99 (pedido: {command.ac})")
+    if command.wounds is not None and (
+        len(command.wounds) != 5 or any(n < 1 or n > 99 for n in command.wounds)
+    ):
+        raise Refusal("vida= necesita 5 números (Rasguño…Moribundo), cada uno entre 1 y 99")
+    if not 0 <= command.members <= 9999:
+        raise Refusal(f"miembros= entre 1 y 9999 (pedido: {command.members})")
+    if command.toughness != 1 and not command.members:
+        raise Refusal("aguante= es el daño que inutiliza a un miembro de una Horda: va con miembros=N")
+    if not 1 <= command.toughness <= 99:
+        raise Refusal(f"aguante= entre 1 y 99 (pedido: {command.toughness})")
+    combatant = Combatant(
+        name=name,
+        ac_per_turn=command.ac,
+        side=command.side,
+        ini=command.ini,
+        agi=command.agi,
+        ate=command.ate,
+        skill=command.skill,
+        mov=command.mov,
+        talents=command.talents,
+        hidden=command.hidden,
+        private=command.private,
+        wounds=Track(command.wounds) if command.wounds else Track(),
+        fatigue=Track(command.wounds) if command.wounds else Track(),
+        members=command.members,
+        toughness=command.toughness,
+    )
+    fight = evolve(fight, combatants=(*fight.combatants, combatant))
+    group = ""
+    if command.members:
+        group = (f", grupo de {command.members}: una columna, una tirada; cada {command.toughness}"
+                 " de daño inutiliza a un miembro")
+    fight = fight.note(f"Alta de {name} ({command.side.upper() if command.side in ('pj', 'pnj') else command.side}, {command.ac} AC{group})")
+    if command.start is not None:
+        fight = _place(fight, combatant, command.start)
+    return _settle(fight)
+
+
+def _remove(fight: Fight, command: cmd.Remove) -> Fight:
+    c = _get(fight, command.name)
+    if c.duel is not None:
+        fight = _end_duel(fight, c, f"Baja de {c.name}")
+    rider = fight.rider_of(c)
+    if rider is not None:
+        fight = fight.replace(_unmounted(rider)).note(f"{rider.name} se queda sin montura")
+    fight = evolve(fight, combatants=tuple(x for x in fight.combatants if x.key != c.key))
+    return _settle(fight.note(f"Baja de {c.name}"))
+
+
+def _check_start_allowed(fight: Fight, c: Combatant) -> None:
+    _refuse_mount(fight, c, "tener momento inicial propio")
+    if c.duel is not None:
+        raise Refusal(
+            f"{c.name} está en duelo con {c.duel}: en un duelo no se tira Iniciativa, se actúa"
+            f" en la INI (con Duelista, «duelo {cmd.quote(c.name)} {cmd.quote(c.duel)}"
+            f" {cmd.quote(c.name)}+N»)"
+        )
+    if fight.started and c.start is not None:
+        raise Refusal(
+            f"La iniciativa se tira una vez por combate: {c.name} ya empieza en el momento"
+            f" {c.start} (usa «deshacer» si fue un error)"
+        )
+
+
+def _set_start(fight: Fight, command: cmd.SetStart) -> Fight:
+    c = _get(fight, command.name)
+    _check_start_allowed(fight, c)
+    if not -99 <= command.start <= 99:
+        raise Refusal(f"Momento inicial fuera de rango: {command.start}")
+    fight = _place(fight, c, command.start)
+    return _settle(fight.note(f"{c.name} empieza en el momento {command.start}"))
+
+
+def _roll(fight: Fight, command: cmd.Roll) -> Fight:
+    if command.names:
+        who = [_get(fight, n) for n in command.names]
+        for c in who:
+            _check_start_allowed(fight, c)
+    else:
+        mounts = fight.mounts  # a mount takes its rider's moment
+        who = [c for c in fight.combatants if c.start is None and c.key not in mounts]
+        if not fight.combatants:
+            raise Refusal("No hay combatientes: añade alguno con «alta NOMBRE ac=N»")
+        if not who:
+            raise Refusal("Todos tienen ya momento inicial: nombra a quién tirar")
+    if command.together:
+        fight, die = _roll_die(fight)
+        dice = [die] * len(who)
+        fight = fight.note(f"Tirada de grupo: 1d6 = {die} para {', '.join(c.name for c in who)}")
+    else:
+        dice = []
+        for _ in who:
+            fight, die = _roll_die(fight)
+            dice.append(die)
+    for c, die in zip(who, dice):
+        c = fight.find(c.name)
+        fight = _place(fight, c, die + c.ini)
+        fight = fight.note(f"{c.name}: 1d6 ({die}) + INI {c.ini} = momento {die + c.ini}")
+    return _settle(fight)
+
+
+def _surprise(fight: Fight, command: cmd.Surprise) -> Fight:
+    for name in command.names:
+        fight = _condition(fight, cmd.Condition(name, SURPRISED, True))
+    return fight
+
+
+def _begin(fight: Fight, command: cmd.Begin) -> Fight:
+    if fight.started:
+        raise Refusal(f"El combate ya ha empezado (turno {fight.turn})")
+    if not fight.combatants:
+        raise Refusal("No hay combatientes: añade alguno con «alta NOMBRE ac=N»")
+    mounts = fight.mounts
+    missing = [c.name for c in fight.combatants if c.start is None and c.key not in mounts]
+    if missing:
+        raise Refusal(f"Falta el momento inicial de {', '.join(missing)}: usa «momento» o «tirar»")
+    return _start_turn(fight, 1)

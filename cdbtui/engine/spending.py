@@ -1,0 +1,283 @@
+"""Spending AC (RULES.md §3 "Spending", "Carry-over", "Losing a carried maneuver",
+"Reactions"; §4 attack count, Apuntar, extra targets).
+
+Owns the checks a maneuver passes before it spends (`_check_cost`,
+`_check_can_maneuver`, `_check_maneuver_rules`), spending at the current moment
+(`_spend`; a mount's `_spend_mount`, which keeps its rider's marker), completing a
+carried maneuver (`_complete`), and what a maneuver does once all its AC are spent
+(`_finished`: attack count, aim bonus, the turn's targets, a Bloqueo's −2, Liderazgo's
+pool, leaving a duel, `_end_duel`).  Imports only `queries` among the rules modules.
+"""
+
+from __future__ import annotations
+
+from attrs import evolve
+
+from . import commands as cmd
+from .catalog import Maneuver
+from .errors import Refusal
+from .model import BLOCK_PENALTY, DUEL, SURPRISED, Carried, Combatant, Fight, Status
+from .queries import is_incapacitated
+from .text import fold
+
+# Decisions where the book is silent:
+# · Targets: `NAME MANIOBRA [N] a BLANCO` on attacks; the distinct targets named in a
+#   turn feed the extra-target penalty; `blancos N` counts the same targets, so the
+#   penalty is the larger of the two.  A reaction's target (Bloqueo) is not a target.
+# · Bloqueo: «NAME bloqueo a ATACANTE» is a block that worked: −2 on the attacker's next
+#   attack, kept across turns until that attack.
+
+#: Maneuvers with an effect the engine applies when they finish (catalog ids).
+BLOCKS = frozenset({"bloqueo", "bloqueo-esgrima"})
+LEADERSHIP = "liderazgo"
+LEAVE_DUEL = "abandonar-duelo"
+
+
+def _complete(fight: Fight, c: Combatant) -> Fight:
+    """Spend the AC still owed by a carried maneuver (RULES.md §3 carry-over)."""
+    carried = c.carried
+    assert carried is not None and fight.moment is not None
+    moment = fight.moment
+    finished = carried.remaining <= c.ac
+    if finished:
+        ac = c.ac - carried.remaining
+        marker = moment - carried.remaining
+        c = evolve(c, ac=ac, marker=marker, carried=None,
+                   status=Status.DONE if ac == 0 else Status.ACTED)
+        text = (f"{c.name}: completa {carried.label} ({carried.remaining} AC)"
+                f" → momento {marker}")
+    else:
+        owed = carried.remaining - c.ac
+        marker = moment - c.ac
+        c = evolve(c, ac=0, marker=marker, status=Status.DONE,
+                   carried=evolve(carried, remaining=owed))
+        text = (f"{c.name}: sigue con {carried.label}, le faltan {owed} AC"
+                f" → momento {marker}")
+    fight, tick = fight.tick()
+    c = evolve(c, arrival=tick).with_stop(moment, f"completa {carried.label}")
+    fight = fight.replace(c).note(text)
+    if finished:
+        fight = _finished(
+            fight, c, carried.maneuver, attack=carried.attack, aim=carried.aim,
+            target=carried.target, degree=carried.degree,
+        )
+    return fight
+
+
+def _finished(
+    fight: Fight,
+    c: Combatant,
+    maneuver: str | None,
+    *,
+    attack: bool,
+    aim: bool,
+    target: str | None = None,
+    degree: int | None = None,
+    reaction: bool = False,
+) -> Fight:
+    """What a maneuver does once its AC are all spent: the attack count, the aim bonus
+    and the one-roll modifiers it uses up; the targets of the turn; Liderazgo's pool,
+    a successful Bloqueo's −2 on the attacker, leaving a duel."""
+    c = fight.find(c.name)
+    assert c is not None
+    used = []
+    if attack:
+        if c.lead_bonus:
+            used.append(f"el +{c.lead_bonus} de Liderazgo")
+        if c.block_penalty:
+            used.append(f"el −{-c.block_penalty} del Bloqueo que sufrió")
+        c = evolve(c, attacks=c.attacks + 1, aim=0, block_penalty=0, lead_bonus=0)
+    if aim:
+        bonus = min(3, c.aim + 1) if c.aimed_last_turn else 1
+        c = evolve(c, aim=bonus, aimed_this_turn=True)
+    extra_before = -c.target_penalty
+    if attack and target is not None and not reaction:
+        known = {fold(t) for t in c.targets}
+        if fold(target) not in known:
+            c = evolve(c, targets=(*c.targets, target))
+    fight = fight.replace(c)
+    if used:
+        fight = fight.note(f"{c.name} aplica a esta tirada " + " y ".join(used))
+    if -c.target_penalty > extra_before:
+        fight = fight.note(
+            f"{c.name} ataca a {len(c.targets)} blancos este turno ({', '.join(c.targets)}):"
+            f" −{-c.target_penalty} a todas sus acciones",
+            warning=True,
+        )
+    if maneuver in BLOCKS and target is not None:
+        attacker = fight.find(target)
+        if attacker is not None:
+            fight = fight.replace(evolve(attacker, block_penalty=BLOCK_PENALTY)).note(
+                f"Bloqueo de {c.name}: {attacker.name} tiene −{-BLOCK_PENALTY} en su próxima tirada"
+            )
+    if maneuver == LEADERSHIP and degree is not None:
+        pool = 1 + degree
+        fight = fight.replace(evolve(c, leadership=pool)).note(
+            f"{c.name} lidera: {pool} bono(s) de +1 para sus compañeros este turno"
+            f" («bono {cmd.quote(c.name)} a COMPAÑERO», uno por tirada)"
+        )
+    if maneuver == LEAVE_DUEL and c.duel is not None:
+        fight = _end_duel(fight, c, f"{c.name} abandona el duelo")
+    return fight
+
+
+def _end_duel(fight: Fight, c: Combatant, reason: str) -> Fight:
+    """Both duelists lose `en-duelo`; their start moments stay (initiative is not rerolled)."""
+    changed = []
+    partner = fight.find(c.duel) if c.duel else None
+    for who in (c, partner):
+        if who is None:
+            continue
+        who = fight.find(who.name)
+        changed.append(evolve(
+            who, duel=None, conditions=tuple(x for x in who.conditions if x != DUEL)
+        ))
+    other = f" y {partner.name}" if partner is not None else ""
+    return fight.replace(*changed).note(f"{reason}: {c.name}{other} dejan de estar en duelo")
+
+
+def _check_cost(c: Combatant, cost: int, label: str) -> None:
+    if cost <= 0:
+        raise Refusal(f"{label} debe costar al menos 1 AC (pedido: {cost})")
+    if cost > c.ac_per_turn:
+        raise Refusal(
+            f"{label} cuesta {cost} AC y {c.name} solo tiene {c.ac_per_turn} por turno:"
+            " ningún turno puede con ella"
+        )
+
+
+def _check_can_maneuver(fight: Fight, c: Combatant) -> None:
+    if c.marker is None or c.start is None:
+        raise Refusal(f"{c.name} no tiene momento inicial: usa «momento {c.name} N» o «tirar»")
+    if c.status is Status.OUT:
+        raise Refusal(f"{c.name} está fuera de combate")
+    if is_incapacitated(c):
+        raise Refusal(f"{c.name} está incapacitado: no puede hacer maniobras")
+
+
+def _check_maneuver_rules(fight: Fight, c: Combatant, maneuver: Maneuver, cost: int) -> None:
+    zen = c.has_talent("punteria-zen")
+    if maneuver.aim:
+        # An Apuntar belongs to the turn it completes: one started with too few AC
+        # finishes next turn, so it is allowed after this turn's aim (RULES.md §7).
+        completes_now = cost <= c.ac
+        if (c.aimed_this_turn and completes_now) or (c.carried is not None and c.carried.aim):
+            raise Refusal(f"{c.name} ya ha apuntado este turno: solo se puede Apuntar una vez por turno")
+        if c.moved_this_turn and not zen:
+            raise Refusal(f"{c.name} ya se ha movido este turno: no puede Apuntar sin Puntería Zen")
+    if maneuver.moves and c.aimed_this_turn and not zen:
+        raise Refusal(f"{c.name} ha apuntado este turno: no puede moverse sin Puntería Zen")
+
+
+def _spend(
+    fight: Fight,
+    c: Combatant,
+    cost: int,
+    label: str,
+    *,
+    maneuver: Maneuver | None,
+    reaction: bool = False,
+    target: str | None = None,
+    degree: int | None = None,
+) -> Fight:
+    """Spend `cost` AC at the current moment; carry what does not fit."""
+    moment = fight.moment
+    assert moment is not None
+    if c.key in fight.mounts:
+        return _spend_mount(fight, c, cost, label, maneuver=maneuver, reaction=reaction,
+                            target=target)
+    if c.carried is not None:
+        fight = fight.note(
+            f"{c.name} abandona {c.carried.label}: pierde los AC invertidos el turno anterior",
+            warning=True,
+        )
+        c = evolve(c, carried=None)
+    attack = maneuver is not None and maneuver.attack
+    aim = maneuver is not None and maneuver.aim
+    moves = maneuver is not None and maneuver.moves
+    if attack and c.has(SURPRISED) and fight.turn == 1 and not c.recon_this_turn:
+        fight = fight.note(
+            f"Aviso: {c.name} está sorprendido y ataca sin Reconocimiento previo", warning=True
+        )
+    fight, tick = fight.tick()
+    kind = ", reacción" if reaction else ""
+    if fight.quick:  # no countdown: the line just drops from where it is
+        start_from = c.marker
+    else:
+        start_from = min(c.marker, moment) if reaction else moment
+    finished = cost <= c.ac
+    if finished:
+        ac = c.ac - cost
+        marker = start_from - cost
+        c = evolve(c, ac=ac, marker=marker, acting=False, trigger=None, arrival=tick,
+                   status=Status.DONE if ac == 0 else Status.ACTED)
+        text = f"{c.name}: {label}{kind} ({cost} AC) → momento {marker}"
+    else:
+        invested = c.ac
+        marker = start_from - invested
+        owed = cost - invested
+        c = evolve(
+            c, ac=0, marker=marker, acting=False, trigger=None, arrival=tick,
+            status=Status.DONE,
+            carried=Carried(
+                maneuver.id if maneuver else "gasta", label, owed, attack=attack, aim=aim,
+                target=target, degree=degree,
+            ),
+        )
+        text = (f"{c.name}: {label} ({cost} AC), invierte {invested} y le faltan {owed}"
+                f" → momento {marker} (la completa el turno siguiente)")
+    c = evolve(
+        c,
+        moved_this_turn=c.moved_this_turn or moves,
+        recon_this_turn=c.recon_this_turn or (maneuver is not None and maneuver.id == "reconocimiento"),
+    ).with_stop(start_from, label)
+    fight = fight.replace(c).note(text)
+    if finished:
+        fight = _finished(
+            fight, c, maneuver.id if maneuver else None, attack=attack, aim=aim,
+            target=target, degree=degree, reaction=reaction,
+        )
+    return fight
+
+
+def _spend_mount(
+    fight: Fight,
+    c: Combatant,
+    cost: int,
+    label: str,
+    *,
+    maneuver: Maneuver | None,
+    reaction: bool,
+    target: str | None,
+) -> Fight:
+    """A mount spends its own AC but stays at its rider's marker (it acts at the rider's
+    moment, 000 "Carga con Montura"); it never leaves a maneuver for next turn."""
+    rider = fight.rider_of(c)
+    assert rider is not None
+    if cost > c.ac:
+        raise Refusal(
+            f"{c.name} (montura de {rider.name}) no tiene AC para {label} (le quedan {c.ac},"
+            f" cuesta {cost}): una montura no deja maniobras para el turno siguiente"
+        )
+    if c.carried is not None:
+        fight = fight.note(
+            f"{c.name} abandona {c.carried.label}: pierde los AC invertidos el turno anterior",
+            warning=True,
+        )
+    ac = c.ac - cost
+    c = evolve(
+        c, ac=ac, carried=None, acting=False, trigger=None,
+        status=Status.DONE if ac == 0 else Status.ACTED,
+        maneuvers=(*c.maneuvers, label),
+        moved_this_turn=c.moved_this_turn or (maneuver is not None and maneuver.moves),
+    )
+    kind = ", reacción" if reaction else ""
+    fight = fight.replace(c).note(
+        f"{c.name}: {label}{kind} ({cost} AC, montura de {rider.name}: sigue su momento)"
+        f" → le quedan {ac} AC"
+    )
+    return _finished(
+        fight, c, maneuver.id if maneuver else None,
+        attack=maneuver is not None and maneuver.attack, aim=maneuver is not None and maneuver.aim,
+        target=target, reaction=reaction,
+    )

@@ -1,0 +1,222 @@
+"""The flow of a turn (RULES.md §3): who may act now, holding, waiting, declining,
+moving the count on, Iniciativa Rápida, and starting a turn.
+
+Owns `_in_turn` (may this combatant act at the current moment?), the commands
+`cmd.Hold` and `cmd.Act` (Retrasar la Acción), `cmd.Wait` (Quedarse a la Espera),
+`cmd.Done` (declinar), `cmd.Next` (advance the count; with Iniciativa Rápida, end the
+actor's go), `cmd.Quick`, `cmd.NewTurn`, and `_start_turn` (RULES.md §3 "Turn start",
+§5: the AC a turn starts with, surprise wearing off, Liderazgo's pool expiring).
+"""
+
+from __future__ import annotations
+
+from attrs import evolve
+
+from . import commands as cmd
+from .countdown import (
+    _enter,
+    _get,
+    _next_moment,
+    _note_ties,
+    _refuse_in_quick,
+    _require_started,
+    _settle,
+)
+from .errors import Refusal
+from .model import ACTIVE, FOLLOWING, SURPRISED, Combatant, Fight, Status
+from .mounts import _refuse_mount, _rider_present
+from .queries import is_incapacitated, is_out, queue
+from .spending import _check_can_maneuver, _complete
+
+def _start_turn(fight: Fight, turn: int) -> Fight:
+    fresh = []
+    for c in fight.combatants:
+        if c.leadership > 0:
+            fight = fight.note(
+                f"Caduca el Liderazgo de {c.name}: {c.leadership} bono(s) sin repartir al acabar el turno"
+            )
+        conditions = c.conditions
+        if turn >= 2 and SURPRISED in conditions:
+            conditions = tuple(x for x in conditions if x != SURPRISED)
+        if c.start is None:
+            fresh.append(evolve(c, conditions=conditions))
+            continue
+        c = evolve(c, conditions=conditions) if conditions != c.conditions else c
+        status = Status.OUT if is_out(c) else (
+            Status.DONE if is_incapacitated(c) else Status.READY)
+        fresh.append(evolve(
+            c,
+            marker=c.start,
+            ac=c.budget(turn) if status is Status.READY else 0,
+            status=status,
+            attacks=0,
+            extra_targets=0,
+            targets=(),
+            leadership=0,
+            stops=(),
+            maneuvers=(),
+            aimed_last_turn=c.aimed_this_turn,
+            aimed_this_turn=False,
+            moved_this_turn=False,
+            recon_this_turn=False,
+            acting=False,
+            trigger=None,
+            arrival=0,
+        ))
+    previous = fight.moment
+    fight = evolve(fight, combatants=tuple(fresh), turn=turn, moment=None, actor=None)
+    fight = fight.note(f"— Turno {turn} —")
+    top = _next_moment(fight)
+    if top is None:  # nobody can act (all out, or nobody left): the count still stands somewhere
+        starts = [c.start for c in fight.in_play]
+        top = max(starts) if starts else (previous if previous is not None else 0)
+        fight = evolve(fight, moment=top)
+        return _settle(fight)
+    fight = evolve(fight, moment=top)
+    if top is not None:
+        fight = _note_ties(fight)
+    return _settle(fight)
+
+
+def _in_turn(fight: Fight, c: Combatant, what: str) -> None:
+    """Refuse unless `c` may act at the current moment (queue or holder)."""
+    _require_started(fight)
+    _check_can_maneuver(fight, c)
+    if c.status is Status.DONE:
+        raise Refusal(f"{c.name} ya ha terminado este turno (le quedan {c.ac} AC)")
+    rider = fight.rider_of(c)
+    if rider is not None:
+        if not _rider_present(fight, rider, now=True):
+            raise Refusal(
+                f"{c.name} es la montura de {rider.name}: actúa en el momento de su jinete"
+                f" (ahora no le toca a {rider.name}): no puede {what}"
+            )
+        return
+    if c.status in FOLLOWING:
+        return
+    if fight.quick:
+        if c.name != fight.actor:
+            raise Refusal(
+                f"Con Iniciativa Rápida ahora actúa {fight.actor or 'nadie'}: {c.name} solo puede"
+                f" reaccionar (no puede {what})"
+            )
+        return
+    if c.marker != fight.moment:
+        raise Refusal(
+            f"{c.name} actúa en el momento {c.marker}; ahora es el momento {fight.moment}"
+            f" (solo las reacciones se hacen fuera de tu momento): no puede {what}"
+        )
+
+
+def _hold(fight: Fight, command: cmd.Hold) -> Fight:
+    _refuse_in_quick(fight, "retrasar la acción")
+    c = _get(fight, command.name)
+    _refuse_mount(fight, c, "retrasar la acción")
+    _in_turn(fight, c, "retrasar")
+    if c.status is Status.HOLDING and not c.acting:
+        raise Refusal(f"{c.name} ya está retrasando su acción")
+    if c.status is Status.WAITING:
+        raise Refusal(f"{c.name} está a la espera: usa «fin» o «interrumpe»")
+    c = evolve(c, status=Status.HOLDING, acting=False)
+    fight = fight.replace(c).note(f"{c.name} retrasa su acción (sigue la cuenta sin gastar)")
+    return _settle(fight)
+
+
+def _act(fight: Fight, command: cmd.Act) -> Fight:
+    _require_started(fight)
+    _refuse_in_quick(fight, "retrasar la acción")
+    c = _get(fight, command.name)
+    if c.status is not Status.HOLDING:
+        raise Refusal(f"{c.name} no está retrasando su acción: no tiene que «actuar»")
+    if c.acting:
+        raise Refusal(f"{c.name} ya va a actuar en este momento")
+    fight, tick = fight.tick()
+    c = evolve(c, acting=True, arrival=tick)
+    return fight.replace(c).note(f"{c.name} deja de retrasar: actúa ahora, el último del momento {fight.moment}")
+
+
+def _wait(fight: Fight, command: cmd.Wait) -> Fight:
+    _refuse_in_quick(fight, "quedarse a la espera")
+    c = _get(fight, command.name)
+    _refuse_mount(fight, c, "quedarse a la espera")
+    _in_turn(fight, c, "quedarse a la espera")
+    if c.status is Status.WAITING:
+        raise Refusal(f"{c.name} ya está a la espera")
+    trigger = command.text or "una señal"
+    c = evolve(c, status=Status.WAITING, acting=False, trigger=trigger)
+    fight = fight.replace(c).note(f"{c.name} se queda a la espera de: {trigger} (1 AC por momento)")
+    return _settle(fight)
+
+
+def _done(fight: Fight, command: cmd.Done) -> Fight:
+    _require_started(fight)
+    c = _get(fight, command.name)
+    if c.status not in ACTIVE:
+        raise Refusal(f"{c.name} ya ha terminado este turno")
+    if c.marker is None:
+        raise Refusal(f"{c.name} no tiene momento inicial")
+    if c.carried is not None:
+        fight = fight.note(f"{c.name} abandona {c.carried.label}", warning=True)
+    c = evolve(c, status=Status.DONE, ac=0, acting=False, trigger=None, carried=None)
+    return _settle(fight.replace(c).note(f"{c.name} declina: renuncia a sus AC este turno"))
+
+
+def _next(fight: Fight, command: cmd.Next) -> Fight:
+    _require_started(fight)
+    if fight.turn_over:
+        raise Refusal(f"El turno {fight.turn} ha terminado: usa «turno» para empezar el siguiente")
+    assert fight.moment is not None
+    if fight.quick:
+        return _end_go(fight)
+    for c in queue(fight):
+        if c.carried is not None and c.status is Status.READY:
+            fight = _complete(fight, fight.find(c.name))
+    stayed = [
+        evolve(c, status=Status.HOLDING, acting=False)
+        for c in queue(fight)
+    ]
+    fight = fight.replace(*stayed)
+    if stayed:
+        fight = fight.note(
+            "Avanza la cuenta: " + ", ".join(c.name for c in stayed) + " pasan a retrasar"
+        )
+    target = _next_moment(fight)
+    if target is None:
+        target = fight.moment - 1
+    fight = _enter(fight, target)
+    return _settle(fight)
+
+
+def _end_go(fight: Fight) -> Fight:
+    """Iniciativa Rápida: the actor ends its go, keeping what AC it has left to react."""
+    actor = fight.find(fight.actor) if fight.actor else None
+    if actor is not None:
+        if actor.status is Status.READY:
+            actor = evolve(actor, status=Status.ACTED)
+        fight = fight.replace(actor).note(
+            f"{actor.name} termina su actuación (guarda {actor.ac} AC para reaccionar)"
+        )
+    return _settle(evolve(fight, actor=None))
+
+
+def _quick(fight: Fight, command: cmd.Quick) -> Fight:
+    if command.on == fight.quick:
+        raise Refusal(f"La Iniciativa Rápida ya está {'activada' if fight.quick else 'desactivada'}")
+    if fight.started and not fight.turn_over:
+        raise Refusal("La Iniciativa Rápida se cambia antes de empezar o con el turno terminado")
+    keeping = [
+        evolve(c, status=Status.DONE, ac=0)
+        for c in fight.combatants if c.status in ACTIVE and c.start is not None and fight.started
+    ]  # a quick turn ends with AC kept for dodges: the countdown's turn-over means all done
+    fight = evolve(fight.replace(*keeping), quick=command.on, actor=None)
+    state = "activada: sin momentos, cada uno gasta sus AC de una vez, por orden de iniciativa" \
+        if command.on else "desactivada: vuelve la cuenta atrás de momentos"
+    return fight.note(f"Iniciativa Rápida {state}" + (" (desde el turno siguiente)" if fight.started else ""))
+
+
+def _new_turn(fight: Fight, command: cmd.NewTurn) -> Fight:
+    _require_started(fight)
+    declined = [c.name for c in fight.combatants if c.status in ACTIVE and c.start is not None]
+    if declined:  # everyone is reset by the new turn; only the log needs them
+        fight = fight.note("El DJ cierra el turno: " + ", ".join(declined) + " declinan")
+    return _start_turn(fight, fight.turn + 1)
