@@ -153,14 +153,12 @@ def decode(kind: Any, value: Any, where: str, name: str = "") -> Any:
         args = typing.get_args(kind)
         if not isinstance(value, list):
             raise DecodeError(where, f"se esperaba una lista, no {_describe(value)}")
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(
-                decode(args[0], item, f"{where} nº {index}", name)
-                for index, item in enumerate(value, 1)
-            )
-        if len(value) != len(args):
-            raise DecodeError(where, f"se esperaban {len(args)} valores, no {len(value)}")
-        return tuple(decode(a, item, where, name) for a, item in zip(args, value))
+        if len(args) != 2 or args[1] is not Ellipsis:
+            raise TypeError(f"unsupported tuple type {kind!r} (only tuple[X, ...])")
+        return tuple(
+            decode(args[0], item, f"{where} nº {index}", name)
+            for index, item in enumerate(value, 1)
+        )
     if kind is bool:
         if not isinstance(value, bool):
             raise DecodeError(where, f"se esperaba true o false, no {_describe(value)}")

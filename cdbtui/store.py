@@ -308,22 +308,33 @@ def _replay(session: Session, entries: Any) -> tuple[int, bool]:
     return (len(entries) - 1 if torn else len(entries)), torn
 
 
-def _session_v2(document: dict[str, Any], text: str) -> Loaded:
-    current = _decode_fight(_fight_table(document, "fight"), "fight")
+def _history(document: dict[str, Any]) -> tuple[dict[str, Any], list[str], list[str]]:
+    """The `[history]` table with its command lines and redo lines, checked."""
     history = document.get("history")
     if not isinstance(history, dict):
         raise SaveError("falta la sección [history]")
+    lines = _strings(history.get("lines", []), "[history] › lines")
+    redo = _strings(history.get("redo", []), "[history] › redo")
+    return history, lines, redo
+
+
+def _empty_base(history: dict[str, Any]) -> Fight:
+    """The empty fight the history starts from, named in `[history]`."""
+    name, rules, seed = (history.get(key) for key in ("name", "rules", "seed"))
+    if not isinstance(name, str) or rules not in RULESETS or not isinstance(seed, int):
+        raise SaveError("[history]: faltan o están mal name, rules o seed")
+    return new_fight(name, rules, seed)
+
+
+def _session_v2(document: dict[str, Any], text: str) -> Loaded:
+    current = _decode_fight(_fight_table(document, "fight"), "fight")
+    history, lines, redo = _history(document)
     if history.get("end") is not True:
         raise SaveError("el archivo está cortado: falta el final de [history] (end = true)")
     if "base" in document:
         base = _decode_fight(_fight_table(document, "base"), "base")
     else:
-        name, rules, seed = (history.get(key) for key in ("name", "rules", "seed"))
-        if not isinstance(name, str) or rules not in RULESETS or not isinstance(seed, int):
-            raise SaveError("[history]: faltan o están mal name, rules o seed")
-        base = new_fight(name, rules, seed)
-    lines = _strings(history.get("lines", []), "[history] › lines")
-    redo = _strings(history.get("redo", []), "[history] › redo")
+        base = _empty_base(history)
     written = _section(text, "fight")
     edited = written is None or _digest(written) != document.get("digest")
     if edited:  # the DJ changed the state by hand: it is the new start of the history
@@ -337,15 +348,8 @@ def _session_v2(document: dict[str, Any], text: str) -> Loaded:
 def _session_v1(document: dict[str, Any]) -> Loaded:
     """Schema 1 (`format = "cdbtui"`, `version = 1`): the state and the history lines."""
     current = _decode_fight(document.get("fight"), "fight")  # same model, same encoding
-    history = document.get("history")
-    if not isinstance(history, dict):
-        raise SaveError("falta la sección [history]")
-    name, rules, seed = (history.get(key) for key in ("name", "rules", "seed"))
-    if not isinstance(name, str) or rules not in RULESETS or not isinstance(seed, int):
-        raise SaveError("[history]: faltan o están mal name, rules o seed")
-    lines = _strings(history.get("lines", []), "[history] › lines")
-    redo = _strings(history.get("redo", []), "[history] › redo")
-    return Loaded(Session.resume(new_fight(name, rules, seed), lines, current, redo), 1)
+    history, lines, redo = _history(document)
+    return Loaded(Session.resume(_empty_base(history), lines, current, redo), 1)
 
 
 def loads(text: str) -> Session:
