@@ -7,7 +7,6 @@ file.  Every error is one Spanish line on stderr; never a traceback for bad inpu
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import os
 import sys
@@ -17,7 +16,9 @@ from .engine.catalog import RULESETS
 from .engine.errors import Refusal
 from .engine.session import Session
 from .library import entries, saves_folder
-from .store import SaveError, SaveFile, load, write_atomic
+from .engine.limits import shown, text_problem
+from .printable import literal
+from .store import SaveError, SaveFile, folder_lock, load, write_atomic
 from .view import board_text, state_json
 
 USAGE = """\
@@ -28,7 +29,7 @@ uso: cdbtui [--saves CARPETA]         pantalla inicial (partidas de ./saves o $C
      cdbtui show RUTA [--json]
      cdbtui list                       las partidas de la carpeta, la más reciente primero
      cdbtui view RUTA [--grande]       vista de jugadores (solo lectura)
-     cdbtui serve RUTA [--port N] [--host DIR] [--grande]   vista de jugadores en el navegador
+     cdbtui serve RUTA [--port N] [--host DIR] [--origin URL] [--max N] [--grande]   vista de jugadores en el navegador
      cdbtui export RUTA [--format md|html] [--output ARCHIVO] [--jugadores]
      cdbtui casa RUTA ARCHIVO.toml | no   reglas de la casa para esa partida (o quitarlas)
      cdbtui grupo                      el grupo de PJ que se añade a los combates nuevos
@@ -42,8 +43,18 @@ class UsageError(Exception):
 
 
 def _fail(message: str, status: int) -> int:
-    print(f"cdbtui: {message}", file=sys.stderr)
+    _err(f"cdbtui: {_one_line(message)}")
     return status
+
+
+def _err(text: str) -> None:
+    """One line on stderr, whatever it holds (lone surrogates from undecodable
+    arguments included) and even if stderr is closed."""
+    try:
+        sys.stderr.write(text.encode("utf-8", "backslashreplace").decode("utf-8") + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 class Options:
@@ -88,28 +99,58 @@ def _one_path(options: Options, usage: str) -> Path:
 def _new(args: list[str], folder: Path) -> int:
     options = Options(args, values=("--rules", "--seed"), flags=("--grupo",))
     path = _one_path(options, "cdbtui new RUTA [--rules cdb|walkure] [--grupo]")
+    _check_new_path(path)
     rules = options.values.get("--rules", "cdb")
     if rules not in RULESETS:
         raise UsageError(f"reglas desconocidas «{rules}»: usa cdb o walkure")
     seed = options.number("--seed", None)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
+    if not 0 <= seed < 2**63:
+        raise UsageError(f"--seed fuera de rango: {seed}")
     session = Session.new(path.stem, rules, seed)
     if "--grupo" in options.flags:
         from .roster import party_lines
 
         for line in party_lines(folder):
-            session.execute(line)
+            try:
+                session.execute(line)
+            except Refusal as refusal:
+                return _fail(f"el grupo no se puede añadir («{line}»): {refusal};"
+                             " no se ha creado nada", 1)
     SaveFile.create(path, session)
-    print(f"Creado {path} ({rules})")
+    print(f"Creado {_shown(str(path))} ({rules})")
     return 0
+
+
+def _check_new_path(path: Path) -> None:
+    """A new save's path: a file name the fight list will show."""
+    name = path.name
+    if not name or name in (".", ".."):
+        raise UsageError("falta el nombre del archivo de la partida (p. ej. saves/puerto.toml)")
+    if name.startswith((".", "_")):
+        raise UsageError(f"«{_shown(name)}» empieza por «{name[0]}»: la lista de partidas no"
+                         " lo mostraría; elige otro nombre")
+    if len(os.fsencode(name)) > 200:
+        raise UsageError("el nombre del archivo es demasiado largo (como mucho 200 bytes)")
+    if path.suffix != ".toml":
+        raise UsageError(f"«{_shown(name)}»: el archivo de una partida termina en .toml")
+    trouble = text_problem(name)
+    if trouble is not None:
+        raise UsageError(f"el nombre del archivo «{_shown(name)}» {trouble}")
 
 
 def _read_lines(args: list[str]) -> list[str]:
     lines: list[str] = []
     for arg in args:
         if arg == "-":
-            for raw in sys.stdin.read().splitlines():
+            data = sys.stdin.buffer.read()
+            try:
+                text = data.decode("utf-8-sig")
+            except UnicodeDecodeError as error:
+                line = data[: error.start].count(b"\n") + 1
+                raise UsageError(f"la entrada no es texto UTF-8 (línea {line})") from None
+            for raw in text.splitlines():
                 stripped = raw.strip()
                 if stripped and not stripped.startswith("#"):
                     lines.append(stripped)
@@ -119,19 +160,25 @@ def _read_lines(args: list[str]) -> list[str]:
 
 
 def _do(args: list[str], folder: Path) -> int:
+    """Apply each line, durably, under the folder lock for the whole run: another
+    program can't write the save between the read and the last write."""
     if len(args) < 2:
         raise UsageError("se usa «cdbtui do RUTA ORDEN [ORDEN ...]»")
-    save_file = SaveFile.open(Path(args[0]))
-    try:
-        for line in _read_lines(args[1:]):
-            try:
-                outcome = save_file.session.execute(line)
-            except Refusal as refusal:
-                return _fail(_one_line(f"«{line}»: {refusal}"), 1)
-            save_file.record(outcome)
-    finally:
-        save_file.close()
-    print(board_text(save_file.session.fight))
+    path = Path(args[0])
+    lines = _read_lines(args[1:])
+    with folder_lock(path):
+        save_file = SaveFile.open(path)
+        try:
+            for line in lines:
+                try:
+                    save_file.play(line)
+                except Refusal as refusal:
+                    return _fail(f"«{line}»: {refusal}", 1)
+        finally:
+            problem = save_file.close()
+    if problem:
+        _err(f"cdbtui: aviso: {_one_line(problem)} (las órdenes ya están guardadas)")
+    _print(board_text(save_file.session.fight))
     return 0
 
 
@@ -139,9 +186,9 @@ def _show(args: list[str], folder: Path) -> int:
     options = Options(args, flags=("--json",))
     session = load(_one_path(options, "cdbtui show RUTA [--json]"))
     if "--json" in options.flags:
-        print(json.dumps(state_json(session.fight), ensure_ascii=False, indent=2))
+        _print(_json_text(state_json(session.fight)))
     else:
-        print(board_text(session.fight))
+        _print(board_text(session.fight))
     return 0
 
 
@@ -150,14 +197,15 @@ def _list(args: list[str], folder: Path) -> int:
         raise UsageError("se usa «cdbtui list» (la carpeta con --saves)")
     found = entries(folder)
     if not found:
-        print(f"No hay partidas en {folder}/")
+        _print(f"No hay partidas en {_shown(str(folder))}/")
         return 0
     for entry in found:
         if entry.problem:
-            print(f"{entry.path.name}  ·  NO SE PUEDE ABRIR: {entry.problem}")
+            _print(f"{_shown(entry.path.name)}  ·  NO SE PUEDE ABRIR: {_one_line(entry.problem)}")
             continue
-        print(f"{entry.path.name}  ·  {entry.name} ({entry.rules_es})  ·  turno {entry.turn}"
-              f"  ·  {entry.combatants} combatientes  ·  {entry.played:%Y-%m-%d %H:%M}")
+        _print(f"{_shown(entry.path.name)}  ·  {_shown(entry.name)} ({entry.rules_es})"
+               f"  ·  turno {entry.turn}  ·  {entry.combatants} combatientes"
+               f"  ·  {entry.played:%Y-%m-%d %H:%M}")
     return 0
 
 
@@ -182,53 +230,93 @@ def _view(args: list[str], folder: Path) -> int:
 
 
 def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    """Whether `host` reaches this machine only (`127.1` too; a name is not resolved)."""
+    from .serve import is_loopback
+
+    return is_loopback(host)
 
 
 def _serve(args: list[str], folder: Path) -> int:
-    options = Options(args, values=("--port", "--host"), flags=("--grande",))
-    path = _one_path(options, "cdbtui serve RUTA [--port N] [--host DIRECCIÓN]")
+    from .serve import DEFAULT_MAX_VISITS, parse_origins, take_origins
+
+    usage = ("cdbtui serve RUTA [--port N] [--host DIRECCIÓN] [--origin URL] [--max N]"
+             " [--grande]")
+    try:
+        origin_values, args = take_origins(args)  # --origin may be given several times
+        origins = parse_origins(origin_values)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    options = Options(args, values=("--port", "--host", "--max"), flags=("--grande",))
+    path = _one_path(options, usage)
     port = options.number("--port", 8000)
     assert port is not None
     if not 0 < port < 65536:
         raise UsageError(f"--port fuera de rango: {port}")
-    host = options.values.get("--host", "127.0.0.1")
+    max_visits = options.number("--max", DEFAULT_MAX_VISITS)
+    assert max_visits is not None
+    if max_visits < 1:
+        raise UsageError(f"--max necesita al menos 1 visita, no {max_visits}")
+    host = options.values.get("--host", "127.0.0.1").strip()
+    if not host:
+        raise UsageError("--host necesita una dirección (127.0.0.1, 0.0.0.0 para toda la red…)")
     load(path)
     if not _is_loopback(host):
         print(f"cdbtui: aviso: se sirve en {host}, no solo en este equipo: cualquiera en"
               " la red podrá ver la partida", file=sys.stderr)
     from .serve import serve
 
-    return serve(path.resolve(), host=host, port=port, large="--grande" in options.flags)
+    return serve(path.resolve(), host=host, port=port, large="--grande" in options.flags,
+                 origins=origins, max_visits=max_visits)
 
 
 def _export(args: list[str], folder: Path) -> int:
-    options = Options(args, values=("--format", "--output", "-o"), flags=("--jugadores",))
+    options = Options(args, values=("--format", "--output", "-o"),
+                      flags=("--jugadores", "--force"))
     path = _one_path(options, "cdbtui export RUTA [--format md|html] [--output ARCHIVO]")
     from .export import FORMATS
 
     kind = options.values.get("--format", "md")
     if kind not in FORMATS:
         raise UsageError(f"formato desconocido «{kind}»: usa md o html")
-    text = FORMATS[kind](load(path).fight, for_players="--jugadores" in options.flags)
     output = options.values.get("--output") or options.values.get("-o")
+    if output is not None:
+        _check_export_target(path, Path(output), force="--force" in options.flags)
+    text = FORMATS[kind](load(path).fight, for_players="--jugadores" in options.flags)
     if output is None:
-        sys.stdout.write(text)
+        _print(text, end="")
         return 0
     target = Path(output)
-    if target.resolve() == path.resolve():
-        raise UsageError("la exportación no puede sobrescribir la partida")
     try:
         write_atomic(target, text)
     except OSError as error:
         raise SaveError(f"no se puede escribir {target}: {error.strerror or error}") from None
-    print(f"Exportado {target}")
+    print(f"Exportado {_shown(str(target))}")
     return 0
+
+
+def _check_export_target(source: Path, target: Path, *, force: bool) -> None:
+    """An export never overwrites a fight or its backups (`.bak`, `.vN`, the roster);
+    another existing file only with --force... unless it is an earlier export."""
+    if target.exists() and target.resolve() == source.resolve():
+        raise UsageError("la exportación no puede sobrescribir la partida")
+    if not target.exists():
+        return
+    if not target.is_file():
+        raise UsageError(f"{_shown(str(target))} no es un archivo")
+    name = target.name
+    companion = name.endswith((".toml", ".bak", ".tmp")) or ".toml.v" in name
+    try:
+        with open(target, "rb") as file:
+            head = file.read(4096)
+    except OSError:
+        head = b""
+    is_save = b'app = "cdbtui"' in head or b"[[pj]]" in head
+    if companion or is_save:
+        raise UsageError(f"{_shown(str(target))} es una partida de cdbtui o su copia: la"
+                         " exportación no la sobrescribe (elige otro archivo)")
+    if not force and not head.lstrip().startswith((b"# ", b"<!DOCTYPE html", b"<!doctype html")):
+        raise UsageError(f"{_shown(str(target))} ya existe y no parece una exportación:"
+                         " usa --force para sobrescribirlo")
 
 
 def _house(args: list[str], folder: Path) -> int:
@@ -242,16 +330,21 @@ def _house(args: list[str], folder: Path) -> int:
     else:
         try:
             line = HouseRules(Path(args[1]).read_text("utf-8")).line()
-        except (OSError, UnicodeDecodeError) as error:
-            raise UsageError(f"no se puede leer {args[1]}: {error}") from None
-    save_file = SaveFile.open(Path(args[0]))
-    try:
-        outcome = save_file.session.execute(line)
-    except Refusal as refusal:
-        return _fail(_one_line(f"{args[1]}: {refusal}"), 1)
-    save_file.record(outcome)
-    save_file.close()
-    print(save_file.session.fight.log[-1].text)
+        except UnicodeDecodeError:
+            raise UsageError(f"{_shown(args[1])} no es texto UTF-8") from None
+        except OSError as error:
+            raise UsageError(f"no se puede leer {_shown(args[1])}:"
+                             f" {error.strerror or error}") from None
+    path = Path(args[0])
+    with folder_lock(path):
+        save_file = SaveFile.open(path)
+        try:
+            save_file.play(line)
+        except Refusal as refusal:
+            return _fail(f"{args[1]}: {refusal}", 1)
+        finally:
+            save_file.close()
+    _print(save_file.session.fight.log[-1].text)
     return 0
 
 
@@ -263,27 +356,30 @@ def _roster(args: list[str], folder: Path) -> int:
         if not party:
             print(f"El grupo está vacío ({roster.roster_path(folder)}).")
         for member in party:
-            print(member.line())
+            _print(_shown(member.line()))
         return 0
     verb, rest = args[0], args[1:]
     if verb in ("alta", "add") and rest:
         line = " ".join(roster_quote(a) for a in ["alta", *rest])
         member = roster.member_from_line(line)
         new = roster.put_member(folder, member)
-        print(f"{member.name} {'añadido al' if new else 'actualizado en el'} grupo")
+        _print(f"{_shown(member.name)} {'añadido al' if new else 'actualizado en el'} grupo")
         return 0
     if verb in ("baja", "remove") and len(rest) == 1:
         roster.remove_member(folder, rest[0])
-        print(f"{rest[0]} ya no está en el grupo")
+        _print(f"{_shown(rest[0])} ya no está en el grupo")
         return 0
     if verb in ("desde", "from") and len(rest) >= 2:
         fight = load(Path(rest[0])).fight
+        found = []
         for name in rest[1:]:
             combatant = fight.find(name)
             if combatant is None:
-                raise UsageError(f"«{name}» no está en {rest[0]}")
-            roster.put_member(folder, roster.member_from_combatant(combatant))
-            print(f"{combatant.name} copiado al grupo")
+                raise UsageError(f"«{name}» no está en {rest[0]}: no se ha copiado nadie")
+            found.append(combatant)
+        roster.put_members(folder, [roster.member_from_combatant(c) for c in found])
+        for combatant in found:
+            _print(f"{_shown(combatant.name)} copiado al grupo")
         return 0
     raise UsageError("se usa «cdbtui grupo [alta NOMBRE ac=N … | baja NOMBRE | desde RUTA NOMBRE …]»")
 
@@ -342,10 +438,45 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(_one_line(str(error)), 2)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _closed_pipe()
     except Exception as error:  # a bug must still end in one line, not a traceback
         return _fail(f"error interno ({type(error).__name__}: {_one_line(str(error))});"
                      " avisa a quien mantiene cdbtui", 2)
 
 
 def _one_line(text: str) -> str:
-    return text.replace("\r", "\\r").replace("\n", "\\n")
+    """`text` as one printable line: control characters escaped (limits.shown)."""
+    return shown(text.replace("\r", "\\r").replace("\n", "\\n"))
+
+
+def _shown(text: str) -> str:
+    """A name or path from the user, safe to print on a terminal."""
+    return literal(text)
+
+
+def _print(text: str, end: str = "\n") -> None:
+    """Print to stdout, whatever the text holds (undecodable bytes escaped)."""
+    sys.stdout.write(text.encode("utf-8", "backslashreplace").decode("utf-8") + end)
+    sys.stdout.flush()
+
+
+def _json_text(data: object) -> str:
+    """JSON with accents as they are, but any character a terminal could act on
+    (C1 controls, direction controls…: json leaves them raw) as a `\\uXXXX` escape."""
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    if text.isprintable() or all(ch.isprintable() or ch == "\n" for ch in text):
+        return text
+    return "".join(ch if ch.isprintable() or ch == "\n" else f"\\u{ord(ch):04x}" for ch in text)
+
+
+def _closed_pipe() -> int:
+    """The reader went away (`cdbtui show RUTA | head -3`): as Unix tools do, stop
+    quietly; what mattered was written up to there."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+    return 0

@@ -21,6 +21,7 @@ from typing import Any
 
 import attrs
 
+from .engine.limits import BOUNDS, DEFAULT_BOUNDS
 from .engine.model import Stop
 
 #: Small classes written as an array of their fields, in order: `[moment, ac, begin]`.
@@ -29,33 +30,8 @@ AS_ARRAY = frozenset({Stop})
 #: Fields always written, even at their default, so that a save reads well by hand.
 ALWAYS = frozenset({"name", "rules", "turn", "ac_per_turn", "side", "status"})
 
-#: Bounds on numbers; anything outside is an absurd value (a damaged or mistyped file).
-MOMENT = (-999, 999)
-BOUNDS: dict[str, tuple[int, int]] = {
-    "ac_per_turn": (0, 99),
-    "ac": (-99, 99),
-    "ini": (-99, 99),
-    "agi": (-99, 99),
-    "ate": (-99, 99),
-    "skill": (-99, 99),
-    "mov": (-99, 99),
-    "start": MOMENT,
-    "marker": MOMENT,
-    "moment": MOMENT,
-    "begin": MOMENT,
-    "turn": (0, 99_999),
-    "attacks": (0, 999),
-    "extra_targets": (0, 99),
-    "aim": (-99, 99),
-    "remaining": (0, 99),
-    "boxes": (0, 99),
-    "marked": (0, 999),
-    "seed": (0, 2**63 - 1),
-    "rolls": (0, 2**63 - 1),
-    "clock": (0, 2**63 - 1),
-    "arrival": (0, 2**63 - 1),
-}
-DEFAULT_BOUNDS = (-1_000_000, 1_000_000)
+#: Bounds on numbers are the engine's own (`engine/limits.py`): one set of limits
+#: for what a command may make and what a file may hold.
 
 
 class DecodeError(Exception):

@@ -23,6 +23,7 @@ from attrs import frozen
 from .engine.catalog import RULES_ES
 from .engine.model import FATIGUE_CATEGORIES, WOUND_CATEGORIES, Combatant, Fight, Status, Track
 from .engine.text import fold
+from .printable import literal
 
 #: Heading of the log entries written before turn 1.
 SETUP = "Preparación"
@@ -232,10 +233,12 @@ def escape_md(text: str) -> str:
     """`text` as literal Markdown on one line: no emphasis, links, tags or cell breaks.
 
     Only what would change meaning is escaped, so that the engine's log lines
-    ("daño 1 − RD 3 < 0, sin efecto") come out exactly as written.
+    ("daño 1 − RD 3 < 0, sin efecto") come out exactly as written.  Control and
+    bidi characters (a newline too) first become visible escapes (`literal`), whose
+    backslash is then escaped like any other: the page shows `\\x1b`, the terminal
+    that prints the file gets no escape sequence.
     """
-    text = " ".join(text.splitlines())
-    return _MD_HTML.sub(r"\\\1", _MD_ALWAYS.sub(r"\\\1", text))
+    return _MD_HTML.sub(r"\\\1", _MD_ALWAYS.sub(r"\\\1", literal(text)))
 
 
 def _md_entry(entry: Entry) -> str:
@@ -298,7 +301,9 @@ li.warning { background: #fff3cd; }
 
 
 def _h(text: str) -> str:
-    return html.escape(text, quote=True)
+    """`text` as HTML text: markup escaped, control and bidi characters as visible
+    escapes (`literal`), so neither the page nor a terminal showing it acts on them."""
+    return html.escape(literal(text), quote=True)
 
 
 def _html_entry(entry: Entry) -> str:

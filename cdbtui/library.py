@@ -24,7 +24,8 @@ from .engine.commands import quote
 from .engine.errors import Refusal
 from .engine.session import Session
 from .engine.text import slug
-from .store import SaveError, backup_path, create, read
+from .store import (APP, SCHEMA, SaveError, backup_path, decode, digest_of, read, read_bytes,
+                    section_text, create)
 
 ENVIRONMENT = "CDBTUI_SAVES"
 DEFAULT_FOLDER = Path("saves")
@@ -78,18 +79,44 @@ def _summary(text: str) -> dict | None:
 
 
 def describe(path: Path) -> Entry:
-    """What the list shows of `path`; a file that can't be read says why."""
-    played = datetime.fromtimestamp(path.stat().st_mtime)
+    """What the list shows of `path`; a file that can't be read says why.
+
+    A save written whole by cdbtui is shown from its `[summary]` once its header
+    says it is ours, of a format this program reads, and its `[fight]` matches its
+    digest; anything else is read in full, so that a damaged, foreign or newer file
+    shows its problem instead of passing for a normal fight.
+    """
     try:
-        text = path.read_text("utf-8")
-        table = _summary(text)
+        played = datetime.fromtimestamp(path.stat().st_mtime)
+    except OSError:
+        played = datetime.fromtimestamp(0)
+    try:
+        text, _ = decode(read_bytes(path))
+        table = _summary(text) if _trusted(text) else None
         if table is None:
             fight = read(path).session.fight
             table = {"name": fight.name, "rules": fight.rules, "turn": fight.turn,
                      "combatants": len(fight.combatants)}
-    except (SaveError, OSError, UnicodeDecodeError) as error:
+    except SaveError as error:
         return Entry(path, path.stem, "?", 0, 0, played, problem=str(error))
     return Entry(path, table["name"], table["rules"], table["turn"], table["combatants"], played)
+
+
+def _trusted(text: str) -> bool:
+    """The cheap checks that let the list believe a save's `[summary]`."""
+    head = text[: text.find("\n[summary]\n") + 1]
+    if not head:
+        return False
+    try:
+        header = tomllib.loads(head)
+    except ValueError:
+        return False
+    if header.get("app") != APP or header.get("schema") != SCHEMA:
+        return False
+    if "\nend = true\n" not in text:
+        return False
+    written = section_text(text, "fight")
+    return written is not None and digest_of(written) == header.get("digest")
 
 
 def list_saves(folder: Path) -> list[Path]:
@@ -173,15 +200,16 @@ def rename(path: Path, new_name: str) -> Path:
     target = path.with_name(f"{slug(new_name) or 'combate'}.toml")
     if target != path and target.exists():
         raise SaveError(f"ya existe {target.name}: elige otro nombre")
-    from .store import SaveFile
+    from .store import SaveFile, folder_lock
 
-    save_file = SaveFile.open(path)
-    try:
-        outcome = save_file.session.execute(f"nombre {quote(new_name)}")
-    except Refusal as refusal:
-        raise SaveError(str(refusal)) from None
-    save_file.record(outcome)
-    save_file.close()
+    with folder_lock(path):
+        save_file = SaveFile.open(path)
+        try:
+            save_file.play(f"nombre {quote(new_name)}")
+        except Refusal as refusal:
+            raise SaveError(str(refusal)) from None
+        finally:
+            save_file.close()
     if target != path:
         for companion in _companions(path):
             os.replace(companion, target.with_name(target.name + companion.name[len(path.name):]))

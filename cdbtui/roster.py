@@ -18,7 +18,7 @@ from .engine.commands import Add
 from .engine.errors import Refusal
 from .engine.model import DEFAULT_BOXES, Combatant
 from .engine.parser import parse
-from .engine.rules import new_fight
+from .engine.rules import apply, new_fight
 from .store import SaveError, table_text, write_atomic
 
 FILE_NAME = "_grupo.toml"
@@ -51,9 +51,12 @@ def load_roster(folder: Path) -> list[Add]:
     for number, table in enumerate(members, 1):
         try:
             member = from_data(Add, table, f"[[pj]] nº {number}")
+            member = checked(evolve(member, side="pj"))
         except DecodeError as error:
             raise SaveError(f"{path}: {error}") from None
-        party.append(evolve(member, side="pj"))
+        except Refusal as refusal:
+            raise SaveError(f"{path}: [[pj]] nº {number}: {refusal}") from None
+        party.append(member)
     names = [m.name.casefold() for m in party]
     for name in names:
         if names.count(name) > 1:
@@ -82,7 +85,17 @@ def member_from_line(line: str) -> Add:
         raise SaveError(str(refusal)) from None
     if not isinstance(command, Add):
         raise SaveError("se esperaba una orden «alta NOMBRE ac=N …»")
-    return evolve(command, side="pj", hidden=False, private=False, start=None)
+    try:
+        return checked(evolve(command, side="pj", hidden=False, private=False, start=None))
+    except Refusal as refusal:
+        raise SaveError(str(refusal)) from None
+
+
+def checked(member: Add) -> Add:
+    """`member` as the engine would add it (name normalised), or `Refusal`: a roster
+    never holds a PJ that a new fight would refuse."""
+    added = apply(new_fight(), member).combatants[-1]
+    return evolve(member, name=added.name)
 
 
 def member_from_combatant(c: Combatant) -> Add:
@@ -104,6 +117,18 @@ def put_member(folder: Path, member: Add) -> bool:
         party.append(member)
     save_roster(folder, party)
     return new
+
+
+def put_members(folder: Path, members: list[Add]) -> None:
+    """`put_member` for several at once: one write, all or nothing."""
+    party = load_roster(folder)
+    for member in members:
+        key = member.name.casefold()
+        if any(m.name.casefold() == key for m in party):
+            party = [member if m.name.casefold() == key else m for m in party]
+        else:
+            party.append(member)
+    save_roster(folder, party)
 
 
 def remove_member(folder: Path, name: str) -> None:

@@ -26,11 +26,14 @@ migrated when next written, keeping the original as `NAME.toml.v1`.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import os
 import shutil
+import stat
 import tempfile
+import time
 import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,7 +45,8 @@ import tomli_w
 from attrs import define, evolve, field
 
 from .codec import DecodeError, from_data, to_data
-from .engine.catalog import RULESETS
+from .engine.catalog import RULESETS, TALENT_ES, catalog_for
+from .engine.limits import name_problem
 from .engine.errors import Refusal
 from .engine.tomlerrors import toml_error as _toml_error
 from .engine.model import Fight, LogEntry
@@ -128,7 +132,7 @@ def _fight_table(document: dict[str, Any], header: str) -> Any:
     return table
 
 
-def _digest(text: str) -> str:
+def digest_of(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -148,22 +152,39 @@ def summary(fight: Fight) -> dict[str, Any]:
 def dumps(session: Session) -> str:
     """The whole save (a snapshot with an empty journal) as text."""
     fight_text = _fight_text(session.fight, "fight")
-    head = tomli_w.dumps({
-        "schema": SCHEMA,
-        "app": APP,
-        "digest": _digest(fight_text),
-        "summary": summary(session.fight),
-    })
     history: dict[str, Any] = {}
-    parts = [HEADER + head, fight_text]
     base = session.base
+    base_text = ""
     if _is_empty_base(base):
         history.update(name=base.name, rules=base.rules, seed=base.seed)
     else:
-        parts.append(_fight_text(base, "base"))
+        base_text = _fight_text(base, "base")
     history.update(lines=list(session.lines), redo=list(session.redo_lines), end=True)
-    parts.append(tomli_w.dumps({"history": history}))
+    history_text = tomli_w.dumps({"history": history})
+    head = tomli_w.dumps({
+        "schema": SCHEMA,
+        "app": APP,
+        "digest": digest_of(fight_text),
+        "history_digest": digest_of(base_text + history_text),
+        "summary": summary(session.fight),
+    })
+    parts = [HEADER + head, fight_text]
+    if base_text:
+        parts.append(base_text)
+    parts.append(history_text)
     return "\n".join(parts)
+
+
+def _history_digest(text: str) -> str | None:
+    """The digest of `[base]` (if any) and `[history]` as they stand in `text`."""
+    start = text.find("\n[history]\n")
+    end = text.find("\nend = true\n", start)
+    if start == -1 or end == -1:
+        return None
+    history_text = text[start + 1 : end + len("\nend = true\n")]
+    base_start = text.find("\n[base]\n")
+    base_text = text[base_start + 1 : start] if base_start != -1 else ""
+    return digest_of(base_text + history_text)
 
 
 def journal_entry(outcome: Outcome) -> str:
@@ -188,6 +209,8 @@ class Loaded:
     edited: bool = False
     #: A torn last journal entry (a write cut short) was dropped.
     torn: bool = False
+    #: What the DJ should be told about the reading (Spanish lines).
+    notes: list[str] = field(factory=list)
 
 
 _JOURNAL = "\n[[journal]]\n"
@@ -205,23 +228,29 @@ def _parse(text: str) -> tuple[dict[str, Any], bool]:
         return tomllib.loads(text), False
     except RecursionError:
         raise SaveError("el TOML anida listas o tablas a una profundidad absurda") from None
-    except tomllib.TOMLDecodeError as error:
-        # A journal entry is three short lines appended at once: a write cut short
-        # leaves a prefix of one.  Drop trailing lines, never into the snapshot.
-        floor = text.find("\nend = true\n")
-        cut = len(text)
-        for _ in range(3):
-            cut = text.rfind("\n", 0, cut)
-            if floor == -1 or cut <= floor + len("\nend = true"):
-                break
-            try:
-                return tomllib.loads(text[: cut + 1]), True
-            except (tomllib.TOMLDecodeError, RecursionError):
-                continue
-        raise SaveError(_toml_error(error)) from None
+    except ValueError as error:
+        if not isinstance(error, tomllib.TOMLDecodeError):  # a number of thousands of digits
+            raise SaveError("hay un número absurdamente largo (archivo dañado)") from None
+        return _parse_torn(text, error)
 
 
-def _section(text: str, header: str) -> str | None:
+def _parse_torn(text: str, error: tomllib.TOMLDecodeError) -> tuple[dict[str, Any], bool]:
+    """A journal entry is three short lines appended at once: a write cut short
+    leaves a prefix of one.  Drop trailing lines, never into the snapshot."""
+    floor = text.find("\nend = true\n")
+    cut = len(text)
+    for _ in range(3):
+        cut = text.rfind("\n", 0, cut)
+        if floor == -1 or cut <= floor + len("\nend = true"):
+            break
+        try:
+            return tomllib.loads(text[: cut + 1]), True
+        except (ValueError, RecursionError):
+            continue
+    raise SaveError(_toml_error(error)) from None
+
+
+def section_text(text: str, header: str) -> str | None:
     """The text of `[header]` and its sub-tables as written by `_fight_text`."""
     start = text.find(f"\n[{header}]\n")
     if start == -1:
@@ -263,15 +292,42 @@ def _decode_fight(table: Any, header: str) -> Fight:
         raise SaveError(f"[{header}]: el combate va por el turno {fight.turn} pero falta «moment»")
     seen: set[str] = set()
     for number, combatant in enumerate(fight.combatants, 1):
-        if not combatant.name.strip() or not combatant.name.isprintable():
-            raise SaveError(f"[{header}] combatiente nº {number}: nombre no válido «{shown(combatant.name)}»")
+        trouble = name_problem(combatant.name)
+        if trouble is not None:
+            raise SaveError(f"[{header}] combatiente nº {number}: nombre no válido"
+                            f" «{shown(combatant.name)}» ({trouble})")
         if combatant.key in seen:
             raise SaveError(f"[{header}]: el nombre «{shown(combatant.name)}» está repetido")
         seen.add(combatant.key)
         if fight.started and (combatant.start is None) != (combatant.marker is None):
             raise SaveError(f"[{header}] combatiente «{shown(combatant.name)}»: «start» y «marker»"
                             " deben estar los dos o ninguno")
+    _check_playable(fight, header, seen)
     return fight
+
+
+def _check_playable(fight: Fight, header: str, names: set[str]) -> None:
+    """A file opens only if every later command on it can work: its house rules
+    parse, the maneuvers and talents it names exist, its references point at
+    combatants of the fight."""
+    try:
+        book = catalog_for(fight)
+    except Refusal as refusal:
+        raise SaveError(f"[{header}] › house: las reglas de la casa no valen: {refusal}") from None
+    known = {m.id for m in book.maneuvers} | {"gasta"}  # a free action may be carried too
+    for c in fight.combatants:
+        where = f"[{header}] combatiente «{shown(c.name)}»"
+        if c.carried is not None and c.carried.maneuver not in known:
+            raise SaveError(f"{where}: la maniobra pendiente «{shown(c.carried.maneuver)}»"
+                            " no existe en este reglamento")
+        unknown = [t for t in c.talents if t not in TALENT_ES]
+        if unknown:
+            raise SaveError(f"{where}: talento desconocido «{shown(unknown[0])}»")
+        for what, other in (("duel", c.duel), ("mount", c.mount)):
+            if other is not None and other.casefold() not in names:
+                raise SaveError(f"{where} › {what}: «{shown(other)}» no está en el combate")
+    if fight.actor is not None and fight.actor.casefold() not in names:
+        raise SaveError(f"[{header}] › actor: «{shown(fight.actor)}» no está en el combate")
 
 
 def _strings(value: Any, where: str) -> list[str]:
@@ -335,14 +391,23 @@ def _session_v2(document: dict[str, Any], text: str) -> Loaded:
         base = _decode_fight(_fight_table(document, "base"), "base")
     else:
         base = _empty_base(history)
-    written = _section(text, "fight")
-    edited = written is None or _digest(written) != document.get("digest")
+    written = section_text(text, "fight")
+    edited = written is None or digest_of(written) != document.get("digest")
+    notes: list[str] = []
     if edited:  # the DJ changed the state by hand: it is the new start of the history
         session = Session(current)
     else:
         session = Session.resume(base, lines, current, redo)
+        expected = document.get("history_digest")
+        if expected is not None and _history_digest(text) != expected and not session.verify():
+            # [history] was changed by hand and no longer leads to [fight]: undo
+            # must never jump to another fight, so the history restarts here.
+            session = Session(current)
+            edited = True
+            notes.append("El historial guardado no lleva a este estado del combate (¿se"
+                         " editó a mano?): deshacer empieza aquí")
     applied, torn = _replay(session, document.get("journal", []))
-    return Loaded(session, SCHEMA, applied, edited, torn)
+    return Loaded(session, SCHEMA, applied, edited, torn, notes)
 
 
 def _session_v1(document: dict[str, Any]) -> Loaded:
@@ -389,18 +454,53 @@ def read_text(text: str) -> Loaded:
 def read(path: Path) -> Loaded:
     """Read a save from disk; errors name the file."""
     path = Path(path)
-    return _loaded(path, _file_bytes(path))
+    return _loaded(path, read_bytes(path))
 
 
-def _file_bytes(path: Path) -> bytes:
+#: The largest save read (a whole campaign evening is a few MB): a bigger file, or
+#: something that is not a regular file (a FIFO, /dev/zero), is not a save.
+MAX_SIZE = 256 * 1024 * 1024
+
+
+def read_bytes(path: Path) -> bytes:
+    return _file_bytes_stamped(path)[0]
+
+
+def _file_bytes_stamped(path: Path) -> tuple[bytes, tuple[int, int, int]]:
+    """The bytes of the save at `path` and the stamp of exactly those bytes."""
     try:
-        return path.read_bytes()
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
         raise SaveError(f"no existe {path}") from None
     except IsADirectoryError:
         raise SaveError(f"{path} es una carpeta, no una partida") from None
     except OSError as error:
         raise SaveError(f"no se puede leer {path}: {error.strerror or error}") from None
+    try:
+        info = os.fstat(handle)
+        if stat.S_ISDIR(info.st_mode):
+            raise SaveError(f"{path} es una carpeta, no una partida")
+        if not stat.S_ISREG(info.st_mode):
+            raise SaveError(f"{path} no es un archivo normal (¿una tubería o un dispositivo?):"
+                            " no es una partida")
+        if info.st_size > MAX_SIZE:
+            raise SaveError(f"{path} ocupa {info.st_size // (1024 * 1024)} MB: demasiado para"
+                            " ser una partida")
+        chunks = []
+        left = MAX_SIZE + 1
+        while left > 0:
+            chunk = os.read(handle, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        if left <= 0:
+            raise SaveError(f"{path} es demasiado grande para ser una partida")
+        return b"".join(chunks), _fd_stamp(handle)
+    except OSError as error:
+        raise SaveError(f"no se puede leer {path}: {error.strerror or error}") from None
+    finally:
+        os.close(handle)
 
 
 def _loaded(path: Path, data: bytes) -> Loaded:
@@ -420,6 +520,8 @@ def decode(data: bytes) -> tuple[str, bool]:
     unfinished line is dropped (only after the snapshot's end); invalid bytes
     anywhere else are damage.
     """
+    if data.startswith(b"\xef\xbb\xbf"):  # a byte-order mark some editors add
+        data = data[3:]
     try:
         return data.decode("utf-8"), False
     except UnicodeDecodeError as error:
@@ -528,18 +630,56 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
     return (info.st_ino, info.st_size, info.st_mtime_ns)
 
 
+def _fd_stamp(handle: int) -> tuple[int, int, int]:
+    info = os.fstat(handle)
+    return (info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+#: How long a write waits for another program's lock on the folder before giving up.
+LOCK_WAIT = 10.0
+#: Locks this process holds, by folder: (descriptor, depth).  A lock is reentrant
+#: within the process (flock on a second descriptor of the same process would wait
+#: for itself).
+_HELD: dict[str, list[int]] = {}
+
+
 @contextmanager
-def _folder_lock(path: Path) -> Iterator[None]:
-    """An exclusive lock (flock) on the save's folder while a write checks and writes."""
-    folder = path.parent if str(path.parent) else Path(".")
+def folder_lock(path: Path) -> Iterator[None]:
+    """An exclusive lock (flock) on the folder of the save `path` (its real folder,
+    through symbolic links): every cdbtui program that reads a save to write it
+    holds it from that read until the write is durable."""
+    folder = os.path.dirname(os.path.realpath(path)) or "."
+    held = _HELD.get(folder)
+    if held is not None:
+        held[1] += 1
+        try:
+            yield
+        finally:
+            held[1] -= 1
+        return
     try:
         handle = os.open(folder, os.O_RDONLY)
     except OSError:
         yield  # no lock to be had (an odd file system): write anyway
         return
     try:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        yield
+        deadline = time.monotonic() + LOCK_WAIT
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise SaveError(f"otro programa tiene bloqueada la carpeta de {path}"
+                                    " desde hace más de 10 s: no se guarda") from None
+                time.sleep(0.01)
+            except OSError:
+                break  # flock not supported here: write anyway
+        _HELD[folder] = [handle, 1]
+        try:
+            yield
+        finally:
+            del _HELD[folder]
     finally:
         os.close(handle)  # releases the lock
 
@@ -553,14 +693,50 @@ def _free_copy(path: Path, suffix: str) -> Path:
     return target
 
 
+def append_all(path: Path, data: bytes) -> tuple[int, int, int]:
+    """Append `data` to `path` and fsync it, all or nothing: a short write (a full
+    disk) is cut back to the old size before the error is raised.  Returns the
+    file's stamp after the write."""
+    handle = os.open(path, os.O_WRONLY | os.O_APPEND)
+    try:
+        size = os.fstat(handle).st_size
+        try:
+            left = data
+            while left:
+                written = os.write(handle, left)
+                if written <= 0:
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+                left = left[written:]
+            os.fsync(handle)
+        except BaseException as error:
+            try:
+                os.ftruncate(handle, size)
+                os.fsync(handle)
+                restored = _fd_stamp(handle)
+            except OSError:
+                restored = None
+            if isinstance(error, OSError):
+                error.restored_stamp = restored  # type: ignore[attr-defined]
+            raise
+        return _fd_stamp(handle)
+    finally:
+        os.close(handle)
+
+
+class Reloaded(SaveError):
+    """Another program changed the save: the session now holds the file's state and
+    the command was not run (the DJ decides again on what the screen now shows)."""
+
+
 @define
 class SaveFile:
-    """The save a DJ is playing: autosaves each command into the file at `path`.
+    """The save a DJ is playing: `play(line)` runs a command and makes it durable.
 
     Nothing is written until the first command is recorded, so opening a save and
     running a refused command leaves the file exactly as it was.  The first write
-    rewrites the file whole if the reading had to migrate, recover or accept a hand
-    edit; later ones append a journal entry, until `COMPACT_EVERY` of them.
+    rewrites the file whole if the reading had to migrate or recover; later ones
+    append a journal entry, until `COMPACT_EVERY` of them.  Writes go through a
+    symbolic link to the file it points at (`target`), which stays a link.
     """
 
     path: Path
@@ -569,19 +745,29 @@ class SaveFile:
     pending: str | None = None
     #: The schema the file had when read (an older one is copied aside first).
     schema: int = SCHEMA
-    #: How the file looked after our last write, to notice changes by others.
+    #: How the file looked after our last read or write, to notice changes by others.
     stamp: tuple[int, int, int] | None = None
     journal: int = 0
-    #: len(session.lines) in the snapshot: undoing below it needs a rewrite.
+    #: len(session.lines) in the snapshot: undoing below it prefers a rewrite.
     floor: int = 0
     notes: list[str] = field(factory=list)
 
+    @property
+    def target(self) -> Path:
+        """The file written: `path`, or what it links to."""
+        return Path(os.path.realpath(self.path))
+
     @classmethod
     def open(cls, path: Path) -> SaveFile:
+        """Read a save to play it.  Under the folder lock, so that the stamp taken is
+        that of the bytes read (a write landing in between would be missed)."""
         path = Path(path)
-        loaded = read(path)
-        save_file = cls(path, loaded.session, schema=loaded.schema, stamp=_stamp(path),
+        with folder_lock(path):
+            data, stamp = _file_bytes_stamped(path)
+            loaded = _loaded(path, data)
+        save_file = cls(path, loaded.session, schema=loaded.schema, stamp=stamp,
                         journal=loaded.journal, floor=len(loaded.session.lines))
+        save_file.notes.extend(loaded.notes)
         if loaded.schema < SCHEMA:
             save_file.pending = "migrate"
             save_file.notes.append(
@@ -590,9 +776,10 @@ class SaveFile:
             )
         elif loaded.edited:
             save_file.pending = "edited"
-            save_file.notes.append(
-                "La partida se editó a mano: se usa tal cual y deshacer empieza aquí"
-            )
+            if not loaded.notes:
+                save_file.notes.append(
+                    "La partida se editó a mano: se usa tal cual y deshacer empieza aquí"
+                )
         elif loaded.torn:
             save_file.pending = "torn"
             save_file.notes.append("Se descartó la última orden, que quedó a medio guardar")
@@ -602,76 +789,140 @@ class SaveFile:
 
     @classmethod
     def create(cls, path: Path, session: Session) -> SaveFile:
-        create(path, session)
-        return cls(Path(path), session, stamp=_stamp(Path(path)), floor=len(session.lines))
+        with folder_lock(path):
+            create(path, session)
+            return cls(Path(path), session, stamp=_stamp(Path(path)), floor=len(session.lines))
 
     @property
     def changed_on_disk(self) -> bool:
         """The file is not as we left it (another program wrote it)."""
         return _stamp(self.path) != self.stamp
 
-    def record(self, outcome: Outcome) -> None:
-        """Make the command just run by the session durable.
+    # ------------------------------------------------------------ the funnel
 
-        Under a lock on the folder, and only if the file is still as we left it: two
-        programs playing the same save (the app and a `cdbtui do`, two scripts) must
-        not interleave journal entries computed from different states.
+    def play(self, line: str) -> Outcome:
+        """Run one command line and make it durable, or change nothing.
+
+        Under the folder lock from the check that the file is as we left it until
+        the write is on disk.  `Refusal` (the engine said no) and `SaveError` (the
+        file could not be written) leave the session and the file as they were;
+        `Reloaded` means another program had written the save: the session now
+        holds the file's state and `line` was not run.
         """
+        with folder_lock(self.path):
+            self._catch_up()
+            mark = self.session.mark()
+            outcome = self.session.execute(line)
+            try:
+                self._record(outcome)
+            except BaseException:
+                self.session.rollback(mark)
+                raise
+            return outcome
+
+    def _catch_up(self) -> None:
+        """Before a write: if the file changed since we read or wrote it, take its
+        state (`Reloaded`); if it is gone, write ours whole again; if it can't be
+        read, refuse to write (the DJ may be fixing it by hand)."""
+        if self.stamp is None or _stamp(self.path) == self.stamp:
+            return
+        if not os.path.lexists(self.path) or not os.path.exists(self.path):
+            self.pending = "lost"
+            return
+        try:
+            fresh = SaveFile.open(self.path)
+        except SaveError as error:
+            raise SaveError(f"{error} · la orden no se ha guardado ni aplicado; cuando el"
+                            " archivo vuelva a leerse se seguirá desde él") from None
+        self.session, self.pending, self.schema = fresh.session, fresh.pending, fresh.schema
+        self.stamp, self.journal, self.floor = fresh.stamp, fresh.journal, fresh.floor
+        raise Reloaded(
+            "La partida cambió en el disco (otro programa): recargada."
+            " Repite la orden si sigue haciendo falta."
+        )
+
+    def record(self, outcome: Outcome) -> None:
+        """Make the command just run by the session durable (or raise `SaveError`,
+        and the file is as it was before it).  `play` is the usual way in."""
+        with folder_lock(self.path):
+            if self.stamp is not None and _stamp(self.path) != self.stamp:
+                if os.path.exists(self.path):
+                    raise SaveError(
+                        f"{self.path} cambió mientras tanto (otro programa la está jugando):"
+                        " no se guarda esta orden; vuelve a abrir la partida"
+                    )
+                self.pending = "lost"
+            self._record(outcome)
+
+    def _record(self, outcome: Outcome) -> None:
         if outcome.kind == UNDO and len(self.session.lines) < self.floor:
             self.pending = self.pending or "undo"
-        with _folder_lock(self.path):
-            self._check_unchanged()
-            if self.pending is not None or self.journal >= COMPACT_EVERY:
+        must = self.pending in ("migrate", "torn", "lost")
+        if must or self.pending is not None or self.journal >= COMPACT_EVERY:
+            try:
                 self._compact()
                 return
-            try:
-                handle = os.open(self.path, os.O_WRONLY | os.O_APPEND)
-                try:
-                    os.write(handle, journal_entry(outcome).encode("utf-8"))
-                    os.fsync(handle)
-                finally:
-                    os.close(handle)
-            except OSError as error:
-                raise SaveError(
-                    f"no se puede guardar {self.path}: {error.strerror or error}") from None
-            self.journal += 1
-            self.stamp = _stamp(self.path)
-
-    def _check_unchanged(self) -> None:
-        if self.stamp is not None and _stamp(self.path) != self.stamp:
+            except SaveError:
+                if must or self.stamp is None:
+                    raise
+                # Only tidiness was lost: the journal entry below is as durable.
+        try:
+            self.stamp = append_all(self.target, journal_entry(outcome).encode("utf-8"))
+        except OSError as error:
+            # The file is as before this command (cut back), with a new time: ours
+            # still.  If it could not be cut back, the next write rewrites it whole.
+            restored = getattr(error, "restored_stamp", None)
+            if restored is None:
+                self.pending = "torn"
+            else:
+                self.stamp = restored
             raise SaveError(
-                f"{self.path} cambió mientras tanto (otro programa la está jugando):"
-                " no se guarda esta orden; vuelve a abrir la partida"
-            )
+                f"no se puede guardar {self.path}: {error.strerror or error}"
+                " · la orden no se ha aplicado"
+            ) from None
+        self.journal += 1
 
     def compact(self) -> None:
         """Rewrite the file whole: the current state, the history, an empty journal."""
-        with _folder_lock(self.path):
-            self._check_unchanged()
+        with folder_lock(self.path):
+            if self.stamp is not None and self.changed_on_disk and os.path.exists(self.path):
+                raise SaveError(f"{self.path} cambió mientras tanto (otro programa):"
+                                " no se reescribe")
             self._compact()
 
     def _compact(self) -> None:
-        if self.pending == "migrate" and self.path.exists():
-            shutil.copy2(self.path, _free_copy(self.path, f".v{self.schema}"))
-        save(self.path, self.session)
+        target = self.target
+        if self.pending == "migrate" and target.exists():
+            try:
+                shutil.copy2(target, _free_copy(target, f".v{self.schema}"))
+            except OSError as error:
+                raise SaveError(f"no se puede guardar {self.path}: {error.strerror or error}") from None
+        save(target, self.session)
         self.pending = None
         self.schema = SCHEMA
         self.journal = 0
         self.floor = len(self.session.lines)
         self.stamp = _stamp(self.path)
 
-    def close(self) -> None:
+    def close(self) -> str | None:
         """Leave the file tidy (no journal) if anything was appended, unless another
-        program has written it since (its version is newer than ours)."""
+        program has written it since (its version is newer than ours).  Everything
+        is already durable: a rewrite that fails (a full disk) leaves the journal as
+        it is, and the reason is returned instead of raised."""
         if not self.journal:
-            return
-        with _folder_lock(self.path):
-            if not self.changed_on_disk:
-                self._compact()
+            return None
+        try:
+            with folder_lock(self.path):
+                if not self.changed_on_disk:
+                    self._compact()
+        except SaveError as error:
+            return str(error)
+        return None
 
     def cleanup_leftovers(self) -> None:
         """Remove temporary files a crash mid-write may have left beside the save."""
-        for leftover in self.path.parent.glob(f".{self.path.name}.*.tmp"):
+        target = self.target
+        for leftover in target.parent.glob(f".{target.name}.*.tmp"):
             try:
                 leftover.unlink()
             except OSError:
@@ -730,7 +981,7 @@ class Follower:
         return True
 
     def _read_whole(self) -> None:
-        data = _file_bytes(self.path)
+        data = read_bytes(self.path)
         loaded = _loaded(self.path, data)
         self.session = loaded.session
         # After a torn tail, read it whole again next time rather than append to it.

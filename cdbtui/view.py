@@ -6,6 +6,12 @@ CLI prints them as text (`board_text`).  `state_json` is the JSON contract of
 COMMANDS.md.  The players' view (`cdbtui view`, `cdbtui serve`) sees the fight
 through `players_fight` (hidden PNJ gone, the countdown's no-gap rule, the log
 filtered) and paints it with the same functions, `for_players=True`.
+
+Every text meant to be shown (cells, labels, headers, panel values, log lines,
+the players' lines) has been through `printable.literal`: one line, no control
+or bidi characters.  Only the fields that identify a combatant (`Column.name`)
+keep the name exactly as saved.  `state_json` is data, not display: it keeps the
+raw texts.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from attrs import evolve, frozen
+from attrs import evolve, field, frozen
 
 from .engine.catalog import RULES_ES, VARIABLE_ES, catalog_for
 from .engine.commands import quote
@@ -30,6 +36,7 @@ from .engine.model import (
 from .engine.parser import ACTIONS, KEYWORDS
 from .engine.rules import order_key, queue
 from .engine.text import fold, slug
+from .printable import literal
 
 MIN_WIDTH = 8
 MAX_WIDTH = 14
@@ -53,7 +60,7 @@ LEGEND = (
 class Cell:
     """One cell of the grid: its text and what it means (the style follows the role)."""
 
-    text: str = ""
+    text: str = field(default="", converter=literal)
     role: str = "empty"
 
 
@@ -61,6 +68,7 @@ class Cell:
 class Column:
     """One combatant's column, with the flags that decide its colours."""
 
+    #: The combatant's name as saved (it identifies the column; not for display).
     name: str
     width: int
     pc: bool
@@ -69,7 +77,7 @@ class Column:
     status: Status
     cells: tuple[Cell, ...]
     #: The header: the name, and the total modifier to its next roll when not 0.
-    label: str = ""
+    label: str = field(default="", converter=literal)
 
 
 @frozen
@@ -141,7 +149,7 @@ def build_sheet(fight: Fight, *, for_players: bool = False) -> Sheet:
     """The grid for `fight`: rows from the highest start down to the lowest marker."""
     combatants = shown(fight, for_players)
     ordered = column_order(fight, combatants)
-    waiting = tuple(c.name for c in combatants if c.start is None)
+    waiting = tuple(literal(c.name) for c in combatants if c.start is None)
     if not ordered:
         return Sheet((), fight.moment, (), waiting)
     lows = [0]
@@ -162,7 +170,7 @@ def build_sheet(fight: Fight, *, for_players: bool = False) -> Sheet:
     columns = []
     for c in ordered:
         secret = for_players and c.private and not c.is_pc
-        width = max(MIN_WIDTH, min(MAX_WIDTH, len(c.name) + 4))
+        width = max(MIN_WIDTH, min(MAX_WIDTH, len(literal(c.name)) + 4))
         columns.append(Column(
             name=c.name,
             width=width,
@@ -194,7 +202,7 @@ def countdown(fight: Fight, *, for_players: bool = False, whole_queue: bool = Tr
     if fight.turn_over:
         parts.append(over)
         return parts
-    names = [c.name for c in queue(fight) if not (for_players and c.hidden)]
+    names = [literal(c.name) for c in queue(fight) if not (for_players and c.hidden)]
     if not names:
         parts.append("nadie en este momento")
     else:
@@ -205,7 +213,7 @@ def countdown(fight: Fight, *, for_players: bool = False, whole_queue: bool = Tr
 
 def header(fight: Fight, *, for_players: bool = False) -> str:
     """"Nombre · CdB · Turno 1 · Momento 5 · Actúa: Sven, luego Soldado 1"."""
-    parts = [fight.name, RULES_ES.get(fight.rules, fight.rules)]
+    parts = [literal(fight.name), RULES_ES.get(fight.rules, fight.rules)]
     if not fight.started:
         return " · ".join([*parts, "preparación"])
     return " · ".join([*parts, *countdown(fight, for_players=for_players)])
@@ -213,7 +221,8 @@ def header(fight: Fight, *, for_players: bool = False) -> str:
 
 def sheet_lines(sheet: Sheet) -> list[str]:
     """The grid as text lines: `Mom │ …`, one line per moment."""
-    lines = ["  Mom │ " + " ".join(fit(col.label or col.name, col.width) for col in sheet.columns)]
+    lines = ["  Mom │ " + " ".join(fit(col.label or literal(col.name), col.width)
+                                  for col in sheet.columns)]
     for index, moment in enumerate(sheet.moments):
         mark = "▸" if moment == sheet.current else " "
         cells = " ".join(fit(col.cells[index].text, col.width) for col in sheet.columns)
@@ -245,7 +254,7 @@ def summary_line(c: Combatant, fight: Fight) -> str:
         parts.append(f"modificador {_signed(c.modifier)}")
     if c.hidden:
         parts.append("oculto")
-    return " · ".join(parts)
+    return literal(" · ".join(parts))
 
 
 def board_text(fight: Fight, *, log_lines: int = 5) -> str:
@@ -260,7 +269,7 @@ def board_text(fight: Fight, *, log_lines: int = 5) -> str:
         lines.append("Sin momento inicial: " + ", ".join(sheet.waiting_for_start))
     if log_lines and fight.log:
         lines.append("")
-        lines += [str(entry) for entry in fight.log[-log_lines:]]
+        lines += [literal(str(entry)) for entry in fight.log[-log_lines:]]
     return "\n".join(lines)
 
 
@@ -380,14 +389,14 @@ class PanelRow:
     """One line of the side panel: a label, a value and a role for its colour."""
 
     label: str
-    value: str
+    value: str = field(converter=literal)
     role: str = "normal"
 
 
 def column_label(c: Combatant, secret: bool = False) -> str:
     """The column header: the name, a group's members left (×5) and the total
     modifier to its next roll when it is not 0 (neither for a private PNJ)."""
-    label = c.name
+    label = literal(c.name)
     if c.is_group and not secret:
         label += f" ×{c.members}"
     if c.modifier and not secret:
@@ -457,13 +466,14 @@ class Choice:
     """A maneuver offered to a combatant: its cost with talents applied and a hint."""
 
     id: str
-    name: str
+    #: The name, hint and summary are shown (house rules name maneuvers): literal.
+    name: str = field(converter=literal)
     cost: int
     attack: bool
     reaction: bool
     variable: str | None
-    hint: str
-    summary: str = ""
+    hint: str = field(converter=literal)
+    summary: str = field(default="", converter=literal)
 
 
 def maneuver_choices(fight: Fight, c: Combatant) -> tuple[Choice, ...]:
@@ -523,7 +533,7 @@ def status_line(fight: Fight) -> str:
 
     "Turno 1 · Momento 5 · Actúa: Sven, luego Soldado 1 · Emboscada en el puerto (CdB)".
     """
-    name = f"{fight.name} ({RULES_ES.get(fight.rules, fight.rules)})"
+    name = f"{literal(fight.name)} ({RULES_ES.get(fight.rules, fight.rules)})"
     if not fight.started:
         return f"Preparación: «i» momentos iniciales, «a» añadir · {name}"
     return " · ".join([*countdown(fight, over="turno terminado: «t» turno nuevo"), name])
@@ -693,13 +703,13 @@ def player_log(fight: Fight, limit: int | None = None) -> tuple[LogEntry, ...]:
 def player_headline(fight: Fight) -> str:
     """The big line of the player view: "Turno 2 · Momento 5 · Actúa: Sven"."""
     if not fight.started:
-        return f"{fight.name} · preparación"
+        return f"{literal(fight.name)} · preparación"
     return " · ".join(countdown(players_fight(fight), whole_queue=False))
 
 
 def player_queue(fight: Fight) -> str:
     """The queue at this moment for the players: "Cola: Sven → Soldado 1" (or "—")."""
-    names = [c.name for c in queue(players_fight(fight))]
+    names = [literal(c.name) for c in queue(players_fight(fight))]
     return "Cola: " + (" → ".join(names) if names else "—")
 
 
@@ -712,11 +722,11 @@ class Banner:
     of the queue ("luego Soldado 1").
     """
 
-    turn: str
-    moment: str
-    note: str
-    actor: str
-    later: str
+    turn: str = field(converter=literal)
+    moment: str = field(converter=literal)
+    note: str = field(converter=literal)
+    actor: str = field(converter=literal)
+    later: str = field(converter=literal)
 
 
 def player_banner(fight: Fight) -> Banner:
@@ -741,10 +751,10 @@ def player_banner(fight: Fight) -> Banner:
 class PcRow:
     """One PJ in the players' strip: its AC left this turn and where it stands."""
 
-    name: str
+    name: str = field(converter=literal)
     ac: int
     budget: int
-    status: str
+    status: str = field(converter=literal)
     acting: bool = False
     in_queue: bool = False
     done: bool = False
@@ -795,7 +805,11 @@ def pc_rows(fight: Fight) -> tuple[PcRow, ...]:
 
 @frozen
 class PlayerView:
-    """Everything the player view paints, computed once per change of the save."""
+    """Everything the player view paints, computed once per change of the save.
+
+    Its texts are literal (`printable.literal`), the log's too; `fight` is the
+    players' fight as data (raw names: the sheet widget builds its own cells).
+    """
 
     fight: Fight
     headline: str
@@ -814,5 +828,11 @@ def player_view(fight: Fight, *, log_lines: int = 20) -> PlayerView:
         queue=player_queue(seen),
         banner=player_banner(seen),
         pcs=pc_rows(seen),
-        log=seen.log[-log_lines:] if log_lines > 0 else (),
+        log=tuple(_literal_entry(e) for e in seen.log[-log_lines:]) if log_lines > 0 else (),
     )
+
+
+def _literal_entry(entry: LogEntry) -> LogEntry:
+    """A log entry whose text is safe to paint (`literal`); the same entry if it was."""
+    text = literal(entry.text)
+    return entry if text == entry.text else evolve(entry, text=text)

@@ -42,6 +42,7 @@ from attrs import frozen
 
 from .commands import ACTIONS
 from .errors import Refusal
+from .limits import shown, text_problem
 from .tomlerrors import toml_error
 from .model import Combatant
 from .text import fold, slug
@@ -227,6 +228,8 @@ class _Checker:
     def integer(self, key: str, value: Any, *, minimum: int | None = 0) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(key, f"debe ser un número entero, no {_kind(value)}")
+        if not -999 <= value <= 999:
+            raise self.fail(key, f"valor absurdo {value} (debe estar entre -999 y 999)")
         if minimum is not None and value < minimum:
             raise self.fail(key, f"no puede ser negativo ({value})")
         return value
@@ -241,6 +244,9 @@ class _Checker:
             raise self.fail(key, f"debe ser un texto entre comillas, no {_kind(value)}")
         if not empty and not value.strip():
             raise self.fail(key, "no puede estar vacío")
+        trouble = text_problem(value)
+        if trouble is not None:
+            raise self.fail(key, f"«{shown(value)}» {trouble}")
         return value
 
     def ident_word(self, key: str, value: Any) -> str:

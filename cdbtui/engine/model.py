@@ -9,7 +9,9 @@ place that makes a new state out of an old one.
 from __future__ import annotations
 
 import math
+import operator
 from enum import StrEnum
+from itertools import chain, islice
 
 from attrs import evolve, field, frozen
 
@@ -274,6 +276,178 @@ class LogEntry:
         return f"{when} · {self.text}"
 
 
+#: Entries per chunk of a `Log` (see there).
+LOG_CHUNK = 256
+
+
+class Log(tuple):
+    """The fight's log: a tuple of `LogEntry` to whoever reads it, whose states share
+    their entries.
+
+    A command appends a line or two to a log that may be 100,000 entries long, and
+    the history keeps many of those states: a tuple copied per append costs the
+    history quadratic time and memory.  A `Log` is immutable and persistent: full
+    chunks of `LOG_CHUNK` entries (tuples, shared by every later log) and a short
+    tail; `appended` copies at most the tail and, once per chunk, the tuple of
+    chunks.  It reads like a tuple (len, iteration, indexing and slicing, which give
+    a plain tuple, `in`, equality and hashing equal to those of the tuple of the
+    same entries, repr); `Fight(log=<tuple>)` keeps working (`Fight.note` turns it
+    into a `Log`).  It is a tuple subclass with no items of its own, so that
+    `isinstance(log, tuple)` holds for generic code (the codec encodes it as a list),
+    and every tuple method is overridden.
+    """
+
+    # A tuple subclass cannot have __slots__: the three fields live in __dict__.
+    _chunks: tuple[tuple[LogEntry, ...], ...]
+    _tail: tuple[LogEntry, ...]
+    _size: int
+
+    def __new__(cls, entries=()):
+        if type(entries) is cls:
+            return entries
+        entries = tuple(entries)
+        full = len(entries) - len(entries) % LOG_CHUNK
+        chunks = tuple(entries[i : i + LOG_CHUNK] for i in range(0, full, LOG_CHUNK))
+        return cls._make(chunks, entries[full:], len(entries))
+
+    @classmethod
+    def _make(cls, chunks, tail, size) -> Log:
+        log = tuple.__new__(cls)
+        log._chunks = chunks
+        log._tail = tail
+        log._size = size
+        return log
+
+    def appended(self, entry: LogEntry) -> Log:
+        """This log with `entry` at the end (self is left as it is)."""
+        tail = (*self._tail, entry)
+        if len(tail) < LOG_CHUNK:
+            return Log._make(self._chunks, tail, self._size + 1)
+        return Log._make((*self._chunks, tail), (), self._size + 1)
+
+    # ------------------------------------------------------------ reading
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __bool__(self) -> bool:
+        return self._size > 0
+
+    def __iter__(self):
+        if not self._chunks:
+            return iter(self._tail)
+        return chain(chain.from_iterable(self._chunks), self._tail)
+
+    def __reversed__(self):
+        parts = (*self._chunks, self._tail)
+        return chain.from_iterable(reversed(part) for part in reversed(parts))
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self._size)
+            if step == 1:
+                return self._range(start, stop)
+            return tuple(self._at(i) for i in range(start, stop, step))
+        position = operator.index(index)
+        if position < 0:
+            position += self._size
+        if not 0 <= position < self._size:
+            raise IndexError("tuple index out of range")
+        return self._at(position)
+
+    def _at(self, position: int) -> LogEntry:
+        chunk, offset = divmod(position, LOG_CHUNK)
+        if chunk < len(self._chunks):
+            return self._chunks[chunk][offset]
+        return self._tail[offset]
+
+    def _range(self, start: int, stop: int) -> tuple[LogEntry, ...]:
+        """Entries `start` to `stop` (0 ≤ start, stop ≤ len) as a tuple."""
+        if stop <= start:
+            return ()
+        full = len(self._chunks) * LOG_CHUNK
+        if start >= full:  # the usual case: the last few entries
+            return self._tail[start - full : stop - full]
+        first = start // LOG_CHUNK
+        parts = (*self._chunks[first:], self._tail)
+        flat = chain.from_iterable(parts)
+        return tuple(islice(flat, start - first * LOG_CHUNK, stop - first * LOG_CHUNK))
+
+    def __contains__(self, value) -> bool:
+        return any(value in part for part in (*self._chunks, self._tail))
+
+    def count(self, value) -> int:
+        return sum(part.count(value) for part in (*self._chunks, self._tail))
+
+    def index(self, value, start=0, stop=None) -> int:
+        return tuple(self).index(value, start, self._size if stop is None else stop)
+
+    # ------------------------------------------------------------ as a value
+
+    def __eq__(self, other):
+        if self is other:
+            return True
+        if isinstance(other, Log):
+            if self._size != other._size:
+                return False
+            # Same size, same chunking: compare chunk by chunk (shared ones at once).
+            for mine, theirs in zip(self._chunks, other._chunks):
+                if mine is not theirs and mine != theirs:
+                    return False
+            return self._tail == other._tail
+        if isinstance(other, tuple):
+            return self._size == len(other) and tuple(self) == other
+        return NotImplemented
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __lt__(self, other):
+        return tuple(self) < tuple(other) if isinstance(other, tuple) else NotImplemented
+
+    def __le__(self, other):
+        return tuple(self) <= tuple(other) if isinstance(other, tuple) else NotImplemented
+
+    def __gt__(self, other):
+        return tuple(self) > tuple(other) if isinstance(other, tuple) else NotImplemented
+
+    def __ge__(self, other):
+        return tuple(self) >= tuple(other) if isinstance(other, tuple) else NotImplemented
+
+    def __hash__(self) -> int:
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = self.__dict__["_hash"] = hash(tuple(self))
+        return cached
+
+    def __add__(self, other):
+        return tuple(self) + tuple(other) if isinstance(other, tuple) else NotImplemented
+
+    def __radd__(self, other):
+        return tuple(other) + tuple(self) if isinstance(other, tuple) else NotImplemented
+
+    def __mul__(self, times):
+        return tuple(self) * times
+
+    __rmul__ = __mul__
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+    def __reduce__(self):
+        return (Log, (tuple(self),))
+
+    def __getnewargs__(self):
+        return (tuple(self),)
+
+    def __copy__(self) -> Log:
+        return self
+
+    def __deepcopy__(self, memo) -> Log:
+        return self  # immutable, and so are its entries
+
+
 @frozen
 class Fight:
     """A whole encounter: the roster, the countdown, the log and the RNG position."""
@@ -286,6 +460,8 @@ class Fight:
     moment: int | None = None
     clock: int = 0
     combatants: tuple[Combatant, ...] = ()
+    #: A `Log` once anything was noted (a plain tuple, as a loader may build it, reads
+    #: the same: `note` turns it into a `Log`).
     log: tuple[LogEntry, ...] = ()
     #: Iniciativa Rápida (Walküre's optional rule): no moments, one go each in start order.
     quick: bool = False
@@ -318,8 +494,10 @@ class Fight:
         )
 
     def note(self, text: str, *, warning: bool = False) -> Fight:
+        """The fight with one more log entry: the only way entries are added."""
         entry = LogEntry(self.turn, self.moment, text, warning)
-        return evolve(self, log=(*self.log, entry))
+        log = self.log if type(self.log) is Log else Log(self.log)
+        return evolve(self, log=log.appended(entry))
 
     def tick(self) -> tuple[Fight, int]:
         """Advance the arrival clock: who reached a moment first breaks late ties."""

@@ -14,6 +14,7 @@ from . import commands as cmd
 from .commands import ACTIONS, KEYWORDS, TARGET_WORDS
 from .catalog import TALENT_ES, catalog_for, load_house_rules
 from .errors import Refusal
+from .limits import NAME_LENGTH, check_name, check_text, normalise
 from .model import Combatant, Fight
 from .text import fold, slug
 
@@ -80,8 +81,19 @@ def _parse_house(fight: Fight, text: str) -> cmd.HouseRules:
     return cmd.HouseRules(words[0])
 
 
+#: The longest command line (a `casa` line carries a whole TOML file: `HOUSE_LINE`).
+LINE_LENGTH = 2_000
+HOUSE_LINE = 200_000
+#: A name has at most this many words (NAME_LENGTH characters): look no further.
+NAME_WORDS = NAME_LENGTH // 2 + 1
+
+
 def tokenize(line: str) -> list[str]:
-    """Split a command line; typographic quotes count as quotes."""
+    """Split a command line; typographic quotes count as quotes; odd spaces and
+    invisible characters typed by accident are normalised (limits.normalise)."""
+    if len(line) > LINE_LENGTH:
+        raise Refusal(f"Orden demasiado larga ({len(line)} caracteres; como mucho {LINE_LENGTH})")
+    line = normalise(line)
     for quote in "«»“”„":
         line = line.replace(quote, '"')
     try:
@@ -104,7 +116,7 @@ def take_name(fight: Fight, tokens: list[str]) -> tuple[Combatant, list[str]]:
     """The combatant named at the start of `tokens`, and the tokens after its name."""
     if not tokens or not tokens[0].strip():
         raise Refusal("Falta el nombre de un combatiente")
-    for size in range(len(tokens), 0, -1):
+    for size in range(min(len(tokens), NAME_WORDS), 0, -1):
         candidate = fold(" ".join(tokens[:size]))
         for c in fight.combatants:
             if fold(c.name) == candidate:
@@ -133,10 +145,13 @@ def _no_more(tokens: list[str], usage: str) -> None:
 
 def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
     """The command a line means in the context of `fight`, or `Refusal`."""
-    head, _, text = line.strip().removeprefix(":").partition(" ")
-    if KEYWORDS.get(fold(head)) == "casa":
+    if len(line) > HOUSE_LINE:
+        raise Refusal(f"Orden demasiado larga ({len(line)} caracteres)")
+    body = line.strip().removeprefix(":").strip()
+    head, _, text = body.partition(" ")
+    if KEYWORDS.get(fold(head[:20])) == "casa":
         return _parse_house(fight, text)
-    tokens = tokenize(line.strip().removeprefix(":"))
+    tokens = tokenize(body)
     if not tokens:
         raise Refusal("Orden vacía: escribe una orden o «?» para la ayuda")
     keyword = KEYWORDS.get(fold(tokens[0]))
@@ -186,7 +201,7 @@ def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
     if keyword == "nombre":
         if not rest:
             raise Refusal("«nombre» necesita el nombre del combate")
-        return cmd.Rename(" ".join(rest))
+        return cmd.Rename(check_text(" ".join(rest), "el nombre del combate", empty=False))
     if keyword == "curar":
         return _parse_heal(fight, rest)
     if keyword == "bono":
@@ -223,6 +238,7 @@ def _parse_add(tokens: list[str]) -> cmd.Add:
     name = " ".join(name_parts).strip()
     if not name:
         raise Refusal(f"Falta el nombre: se usa «{USAGE['alta']}»")
+    name = check_name(name)
     values: dict = {}
     for token in tokens:
         if fold(token) in ADD_FLAGS:
@@ -239,6 +255,7 @@ def _parse_add(tokens: list[str]) -> cmd.Add:
         raise Refusal(f"Falta ac=N (las AC por turno de {name})")
     side = values.get("bando", "pnj")
     side = SIDES.get(fold(side), side.strip())
+    side = check_text(side, "el bando", limit=40)
     if not side:
         raise Refusal("bando= necesita pj, pnj o el nombre de una facción")
     talents = tuple(slug(t) for t in values.get("talentos", "").split(",") if slug(t))
@@ -359,7 +376,8 @@ def _parse_action(fight: Fight, name: str, tokens: list[str]) -> cmd.Perform:
     if ACTIONS.get(head) == "gasta":
         if len(tokens) < 2:
             raise Refusal(f"Se usa «{name} gasta N [texto]»")
-        return cmd.Perform(name, None, number(tokens[1], "AC"), " ".join(tokens[2:]))
+        text = check_text(" ".join(tokens[2:]), "el texto de la acción")
+        return cmd.Perform(name, None, number(tokens[1], "AC"), text)
     maneuver = catalog_for(fight).lookup(tokens[0])
     if maneuver is None:
         raise Refusal(f"No conozco la maniobra «{tokens[0]}» (escribe «?» para ver la lista)")
@@ -397,7 +415,7 @@ def _parse_combatant_line(fight: Fight, tokens: list[str]) -> cmd.Command:
         _no_more(rest[1:], f"{name} {action}")
         return {"retrasa": cmd.Hold, "actua": cmd.Act, "fin": cmd.Done}[action](name)
     if action == "espera":
-        return cmd.Wait(name, " ".join(rest[1:]))
+        return cmd.Wait(name, check_text(" ".join(rest[1:]), "lo que espera"))
     if action == "interrumpe":
         return cmd.Trigger(_parse_action(fight, name, rest[1:]))
     return _parse_action(fight, name, rest)

@@ -29,6 +29,7 @@ from .catalog import RULES_ES, catalog
 from .conditions import COVER_NOTE, _condition, _damage, _heal, _rest
 from .errors import Refusal
 from .extras import _house_rules, _rename, _swap, _targets
+from .limits import check_state
 from .maneuvers import MOUNTED_CHARGE, RANGED_GROUP, _perform, _trigger
 from .model import Fight
 from .mounts import _dismount, _mount, _sync_mounts
@@ -94,6 +95,7 @@ def apply(fight: Fight, command: cmd.Command) -> Fight:
     after = _sync_mounts(handler(fight, command))
     if after.turn_over and not fight.turn_over:
         after = after.note(f"Fin del turno {after.turn}: todos han terminado (usa «turno»)")
+    check_state(after, fight)  # what the engine accepts, a save can load (limits.py)
     return after
 
 

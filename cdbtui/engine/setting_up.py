@@ -13,6 +13,7 @@ from . import commands as cmd
 from .conditions import _condition
 from .countdown import _get, _place, _roll_die, _settle
 from .errors import Refusal
+from .limits import STAT, check_name, check_text
 from .model import SURPRISED, Combatant, Fight, Track
 from .mounts import _refuse_mount, _unmounted
 from .spending import _end_duel
@@ -20,9 +21,7 @@ from .text import fold
 from .turn import _start_turn
 
 def _add(fight: Fight, command: cmd.Add) -> Fight:
-    name = command.name.strip()
-    if not name:
-        raise Refusal("Falta el nombre del combatiente")
+    name = check_name(command.name)
     clash = next((w for w in fold(name).split() if w in cmd.RESERVED), None)
     if clash is not None:
         raise Refusal(f"«{name}» contiene «{clash}», una palabra de órdenes: elige otro nombre")
@@ -30,6 +29,13 @@ def _add(fight: Fight, command: cmd.Add) -> Fight:
         raise Refusal(f"Ya hay un combatiente llamado «{fight.find(name).name}»")
     if not 1 <= command.ac <= 99:
         raise Refusal(f"Las AC por turno deben estar entre 1 y 99 (pedido: {command.ac})")
+    for key, value in (("ini", command.ini), ("agi", command.agi), ("ate", command.ate),
+                       ("hab", command.skill), ("mov", command.mov)):
+        if not STAT[0] <= value <= STAT[1]:
+            raise Refusal(f"{key}= debe estar entre {STAT[0]} y {STAT[1]} (pedido: {value})")
+    if command.start is not None and not -99 <= command.start <= 99:
+        raise Refusal(f"Momento inicial fuera de rango: {command.start} (entre -99 y 99)")
+    side = check_text(command.side, "el bando", limit=40, empty=False)
     if command.wounds is not None and (
         len(command.wounds) != 5 or any(n < 1 or n > 99 for n in command.wounds)
     ):
@@ -43,7 +49,7 @@ def _add(fight: Fight, command: cmd.Add) -> Fight:
     combatant = Combatant(
         name=name,
         ac_per_turn=command.ac,
-        side=command.side,
+        side=side,
         ini=command.ini,
         agi=command.agi,
         ate=command.ate,
@@ -98,7 +104,7 @@ def _set_start(fight: Fight, command: cmd.SetStart) -> Fight:
     c = _get(fight, command.name)
     _check_start_allowed(fight, c)
     if not -99 <= command.start <= 99:
-        raise Refusal(f"Momento inicial fuera de rango: {command.start}")
+        raise Refusal(f"Momento inicial fuera de rango: {command.start} (entre -99 y 99)")
     fight = _place(fight, c, command.start)
     return _settle(fight.note(f"{c.name} empieza en el momento {command.start}"))
 

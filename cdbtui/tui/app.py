@@ -22,11 +22,13 @@ from ..engine.commands import HouseRules
 from ..engine.errors import Refusal
 from ..engine.model import Fight
 from ..engine.rules import queue
-from ..engine.session import Session
-from ..store import SaveError, SaveFile
+from ..engine.session import DO, Session
+from ..printable import literal
+from ..store import Reloaded, SaveError, SaveFile
 from ..view import column_order
 from .commands import FightCommands
 from .styles import css_path, theme_for_terminal
+from .text import tell
 
 
 class CdbApp(App[int]):
@@ -73,17 +75,17 @@ class CdbApp(App[int]):
         try:
             save_file = SaveFile.open(path)
         except SaveError as error:
-            self.notify(str(error), severity="error", timeout=8)
+            tell(self, str(error), severity="error", timeout=8)
             return False
         self.close_save()
         save_file.cleanup_leftovers()
         self.save_file = save_file
         self.path = Path(path)
         self.session = save_file.session
-        self.sub_title = str(self.path)
+        self.sub_title = literal(str(self.path))
         self._show(self.session.fight, follow=True)
         for note in save_file.notes:
-            self.notify(note, severity="warning", timeout=10)
+            tell(self, note, severity="warning", timeout=10)
         if None in self.session.states:
             self._warm_history(self.session)
         # The loaded history is long-lived: keep the cyclic GC from walking it on
@@ -112,10 +114,9 @@ class CdbApp(App[int]):
     def close_save(self) -> None:
         """Rewrite the open save whole (no journal left), as on quitting."""
         if self.save_file is not None:
-            try:
-                self.save_file.close()
-            except SaveError as error:
-                self.notify(str(error), severity="error", timeout=10)
+            problem = self.save_file.close()  # everything is durable already
+            if problem:
+                tell(self, problem, severity="warning", timeout=10)
 
     # ------------------------------------------------------------ the funnel
 
@@ -129,14 +130,6 @@ class CdbApp(App[int]):
         line = self._with_house_file(line)
         if line is None:
             return False
-        if self.save_file is not None and self.save_file.changed_on_disk:
-            # Another program (say `cdbtui do`) wrote the save: playing on from our
-            # copy would overwrite its commands.  Take the file's state instead.
-            path, self.save_file = self.save_file.path, None
-            if self.open_save(path):
-                self.notify("La partida cambió en el disco (otro programa): recargada."
-                            " Repite la orden si sigue haciendo falta.", severity="warning")
-            return False
         before = self.session.fight
         if not confirmed:
             cautions = self.session.cautions(line)
@@ -144,23 +137,34 @@ class CdbApp(App[int]):
                 self._confirm_line(line, cautions)
                 return False
         try:
-            outcome = self.session.execute(line)
+            if self.save_file is not None:
+                # Run and make durable under the save's lock: acknowledged on
+                # screen only once it is on disk (SaveFile.play).
+                outcome = self.save_file.play(line)
+            else:
+                outcome = self.session.execute(line)
+        except Reloaded as reloaded:
+            # Another program (say `cdbtui do`) wrote the save: the file's state is
+            # taken instead of playing on from ours, and the key is not run.
+            self.session = self.save_file.session
+            self._show(self.session.fight, follow=True)
+            tell(self, str(reloaded), severity="warning", timeout=8)
+            return False
+        except SaveError as error:
+            # Not durable, so not done: the fight on screen stays as on disk.
+            tell(self, str(error), severity="error", timeout=12)
+            return False
         except Refusal as refusal:
-            self.notify(str(refusal), severity="error")
+            tell(self, str(refusal), severity="error")
             return False
         except Exception as error:  # a bug must not cost the GM the fight on screen
-            self.notify(f"Error interno con «{line}»: {error}", severity="error", timeout=10)
+            tell(self, f"Error interno con «{line}»: {error}", severity="error", timeout=10)
             return False
         if self.save_file is not None:
-            try:
-                self.save_file.record(outcome)
-            except SaveError as error:
-                self.notify(str(error), severity="error", timeout=10)
+            self.session = self.save_file.session
         self._show(outcome.fight, follow=True)
         self.timings.append(time.perf_counter() - began)
-        is_history = line.strip().lstrip(":").split()[:1] in (
-            ["deshacer"], ["undo"], ["rehacer"], ["redo"])
-        if outcome.fight.turn_over and not before.turn_over and not is_history:
+        if outcome.fight.turn_over and not before.turn_over and outcome.kind == DO:
             self._propose_new_turn(outcome.fight)
         return True
 
@@ -177,7 +181,7 @@ class CdbApp(App[int]):
         try:
             return HouseRules(path.read_text("utf-8")).line()
         except (OSError, UnicodeDecodeError) as error:
-            self.notify(f"No se puede leer {path}: {error}", severity="error")
+            tell(self, f"No se puede leer {path}: {error}", severity="error")
             return None
 
     def _show(self, fight: Fight, *, follow: bool) -> None:

@@ -1,7 +1,8 @@
 """The command palette (ctrl+p): the same commands as the keys and the `:` line.
 
 Each hit runs a command line through `app.run_line` (or opens the dialog the key
-would open).  Typing a whole command line offers to run it as it is.
+would open).  Typing a whole command line offers to run it as it is.  Labels
+and lines hold names and typed text: they are shown literally (`text`).
 """
 
 from __future__ import annotations
@@ -9,11 +10,15 @@ from __future__ import annotations
 from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+from textual.fuzzy import Matcher
 
 from ..engine.commands import quote
 from ..engine.errors import Refusal
 from ..engine.parser import parse
+from ..printable import literal
 from ..view import maneuver_choices
+from .text import as_markup, plain
 
 GLOBAL = (
     ("Avanzar la cuenta atrás", "siguiente"),
@@ -36,6 +41,18 @@ PER_COMBATANT = (
     ("actúa ahora", "actua"),
     ("fin (declina)", "fin"),
 )
+
+
+def highlight(matcher: Matcher, label: str) -> Content:
+    """`matcher.highlight(label)` without reading `label` as markup (a name like
+    `[/b]` would raise): the literal label with the matched letters styled."""
+    content = Content(label)
+    score, offsets = matcher.fuzzy_search.match(matcher.query, label)
+    if score:
+        for offset in offsets:
+            if not label[offset].isspace():
+                content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content
 
 
 class FightCommands(Provider):
@@ -67,18 +84,22 @@ class FightCommands(Provider):
 
     async def discover(self) -> Hits:
         for label, callback, line in self._entries()[:30]:
-            yield DiscoveryHit(label, callback, help=line or None)
+            yield DiscoveryHit(plain(label), callback, text=literal(label),
+                               help=as_markup(line) if line else None)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for label, callback, line in self._entries():
+            label = literal(label)
             score = matcher.match(label)
             if score > 0:
-                yield Hit(score, matcher.highlight(label), callback, help=line or None)
+                yield Hit(score, highlight(matcher, label), callback, text=label,
+                          help=as_markup(line) if line else None)
         fight = getattr(self.app, "fight", None)
         if fight is not None and query.strip():
             try:
                 parse(query, fight)
             except Refusal:
                 return
-            yield Hit(0.01, f"Ejecutar «{query}»", partial(self.app.run_line, query))
+            shown = literal(f"Ejecutar «{query}»")
+            yield Hit(0.01, Content(shown), partial(self.app.run_line, query), text=shown)

@@ -7,7 +7,10 @@ the DJ's autosave appended, whatever the length of the fight).  What players may
 (`player_view`: hidden PNJ absent, private PNJ numbers as `?`, the no-gap rule of
 the countdown); this module only paints it.  A missing or unreadable save never
 blanks the screen: the last good sheet stays, under a line saying what the view is
-waiting for, until the file reads again.
+waiting for, until the file reads again.  Every text painted is literal (no
+markup, no control characters: `view` gives them so, and the few pieces built
+here go through `printable.literal`): a name can't style, break or take over the
+players' terminal.
 
 Two layouts: the normal one, and a large one for a TV across the table (`g`, or
 `PlayerApp(path, large=True)`): the moment in big digits, the acting name in bold
@@ -28,6 +31,7 @@ from textual.reactive import var
 from textual.widgets import Digits, Footer, Static
 
 from ..engine.model import Fight
+from ..printable import literal, shout
 from ..store import Follower, SaveError
 from ..view import PcRow, PlayerView, Sheet, player_view
 from .styles import css_path, theme_for_terminal
@@ -219,7 +223,7 @@ class PlayerApp(App[int]):
             return
         self.waiting = reason
         status = self.query_one("#player-status", Static)
-        status.update(Content(f"Esperando a la partida: {reason}" if reason else ""))
+        status.update(Content(literal(f"Esperando a la partida: {reason}") if reason else ""))
         status.set_class(reason is not None, "-waiting")
 
     # ------------------------------------------------------------ painting
@@ -233,10 +237,11 @@ class PlayerApp(App[int]):
         self.query_one("#player-note", Static).update(Content(banner.note))
         self.query_one("#player-moment", Digits).update(banner.moment)
         actor = self.query_one("#player-actor", Static)
-        actor.update(Content(f"Actúa: {banner.actor.upper()}" if banner.actor else ""))
+        actor.update(Content(f"Actúa: {shout(banner.actor)}" if banner.actor else ""))
         actor.set_class(not banner.actor, "-nobody")
         self.query_one("#player-later", Static).update(Content(banner.later))
-        self.query_one("#player-queue", Static).update(Content(f"{view.fight.name} · {view.queue}"))
+        self.query_one("#player-queue", Static).update(
+            Content(f"{literal(view.fight.name)} · {view.queue}"))
         sheet = self.query_one(SheetView)
         sheet.show(view.fight, None)
         empty = not sheet.sheet.columns

@@ -15,6 +15,7 @@ from textual.validation import Integer
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from ...engine import commands as cmd
+from ..text import plain
 
 NUMBERS = (
     ("ac", "AC por turno", "7", True),
@@ -55,7 +56,7 @@ class AddForm(ModalScreen[None]):
         self.query_one("#add-name", Input).focus()
 
     def _error(self, text: str) -> None:
-        self.query_one("#add-error", Static).update(text)
+        self.query_one("#add-error", Static).update(plain(text))
 
     @on(Input.Submitted)
     def action_submit(self) -> None:

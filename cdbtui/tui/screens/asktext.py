@@ -9,6 +9,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from ...printable import literal
+from ..text import plain
+
 
 class AskText(ModalScreen[str | None]):
     """A titled input prefilled with `value`; dismisses with the text or None."""
@@ -22,8 +25,9 @@ class AskText(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="ask-text", classes="dialog"):
-            yield Static(self.title_text, classes="title")
-            yield Input(value=self.value, id="ask-text-input")
+            yield Static(plain(self.title_text), classes="title")
+            # Prefilled with the text as shown: an Input writes what it holds raw.
+            yield Input(value=literal(self.value), id="ask-text-input")
             yield Static("⏎ aceptar · Esc cancelar", classes="hint")
 
     def on_mount(self) -> None:

@@ -8,9 +8,14 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from ..text import plain_lines
+
 
 class Confirm(ModalScreen[bool]):
-    """Asks one question; dismisses with True or False."""
+    """Asks one question; dismisses with True or False.
+
+    Both texts may quote user input (a typed line, a fight's name): shown literally.
+    """
 
     BINDINGS = [
         Binding("enter,y,s", "answer(True)", "sí", key_display="⏎"),
@@ -24,8 +29,8 @@ class Confirm(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box", classes="dialog"):
-            yield Static(self.statement, markup=False)
-            yield Static(self.question, classes="question")
+            yield Static(plain_lines(self.statement))
+            yield Static(plain_lines(self.question), classes="question")
             yield Static("⏎ sí · Esc no", classes="hint")
         yield Footer()
 

@@ -18,6 +18,7 @@ from ...engine.model import Fight, Status
 from ...roster import member_from_combatant, party_lines, put_member, roster_path
 from ...store import SaveError
 from ...view import status_line
+from ..text import plain, tell
 from ..widgets.fightlog import FightLog
 from ..widgets.panel import SidePanel, legend_markup
 from ..widgets.sheet import SheetView
@@ -79,7 +80,7 @@ class FightScreen(Screen):
 
     def show(self, fight: Fight | None, selected: str | None) -> None:
         self.query_one("#fight-header", Static).update(
-            status_line(fight) if fight is not None else "Sin combate abierto", layout=False
+            plain(status_line(fight) if fight is not None else "Sin combate abierto"), layout=False
         )
         self.query_one(SheetView).show(fight, selected)
         self.query_one(SidePanel).show(fight, selected)
@@ -205,10 +206,10 @@ class FightScreen(Screen):
         try:
             new = put_member(self.app.saves_dir, member_from_combatant(who))
         except SaveError as error:
-            self.app.notify(str(error), severity="error")
+            tell(self.app, str(error), severity="error")
             return
         verb = "añadido al" if new else "actualizado en el"
-        self.app.notify(f"{who.name} {verb} grupo de PJ ({roster_path(self.app.saves_dir)})")
+        tell(self.app, f"{who.name} {verb} grupo de PJ ({roster_path(self.app.saves_dir)})")
 
     def action_party_add(self) -> None:
         """Add the party members missing from this fight (each an `alta`, undoable)."""
@@ -216,7 +217,7 @@ class FightScreen(Screen):
         try:
             lines = party_lines(self.app.saves_dir, tuple(c.name for c in fight.combatants))
         except SaveError as error:
-            self.app.notify(str(error), severity="error")
+            tell(self.app, str(error), severity="error")
             return
         if not lines:
             self.app.notify("No falta nadie del grupo (o el grupo está vacío: «G» guarda un PJ)",

@@ -13,6 +13,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, RadioButton, RadioSet, Static
 
+from ..text import plain
+
 
 class NewFight(ModalScreen[tuple[str, str, bool] | None]):
     """Asks the name of a new fight, its ruleset and whether the party joins."""
@@ -31,7 +33,7 @@ class NewFight(ModalScreen[tuple[str, str, bool] | None]):
                 yield RadioButton("CdB Engine", value=True, id="cdb")
                 yield RadioButton("Walküre", id="walkure")
             if self.party:
-                yield Checkbox(f"Con el grupo: {', '.join(self.party)}", value=True,
+                yield Checkbox(plain(f"Con el grupo: {', '.join(self.party)}"), value=True,
                                id="with-party")
             yield Static("⏎ crear · Esc cancelar", classes="hint")
 

@@ -13,7 +13,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
@@ -22,26 +21,33 @@ from ...engine.catalog import VARIABLE_ES
 from ...engine.commands import quote
 from ...engine.model import Fight, Status
 from ...view import Choice, filter_choices, maneuver_choices
+from ..text import plain
 
 
 def choice_prompt(choice: Choice) -> Content:
-    """One row of the list: name (italic if an attack), cost, kind and hint."""
-    name = escape(choice.name)
-    if choice.attack:
-        name = f"[italic]{name}[/]"
+    """One row of the list: name (italic if an attack), cost, kind and hint.
+
+    Assembled piece by piece: the name and the summary may come from house rules
+    (already literal in `Choice`), so they are never parsed as markup.
+    """
     cost = f"{choice.cost}+N" if choice.variable else str(choice.cost)
-    parts = [f"{name}", f"[$accent]{cost} AC[/]"]
+    parts: list[tuple[str, str]] = [
+        (choice.name, "italic" if choice.attack else ""), (f"{cost} AC", "$accent"),
+    ]
     if choice.reaction:
-        parts.append("[$success]reacción[/]")
+        parts.append(("reacción", "$success"))
     if choice.attack:
-        parts.append("[$text-muted]ataque[/]")
+        parts.append(("ataque", "$text-muted"))
     if choice.hint:
-        style = "$warning" if choice.hint.startswith("faltan") else "$text-muted"
-        parts.append(f"[{style}]{escape(choice.hint)}[/]")
-    line = "  ".join(parts)
+        parts.append((choice.hint, "$warning" if choice.hint.startswith("faltan") else "$text-muted"))
+    pieces: list[str | tuple[str, str]] = []
+    for index, part in enumerate(parts):
+        if index:
+            pieces.append("  ")
+        pieces.append(part)
     if choice.summary:
-        line += f"\n  [$text-muted]{escape(choice.summary)}[/]"
-    return Content.from_markup(line)
+        pieces += ["\n  ", (choice.summary, "$text-muted")]
+    return Content.assemble(*pieces)
 
 
 class ManeuverPicker(ModalScreen[str | None]):
@@ -69,7 +75,7 @@ class ManeuverPicker(ModalScreen[str | None]):
         c = self.combatant
         verb = "interrumpe con" if c.status is Status.WAITING else "hace"
         with Vertical(id="picker", classes="dialog"):
-            yield Static(f"{c.name} {verb}… (le quedan {c.ac} AC)", id="picker-title")
+            yield Static(plain(f"{c.name} {verb}… (le quedan {c.ac} AC)"), id="picker-title")
             yield Input(placeholder="escribe para filtrar (sin tildes vale)", id="picker-filter")
             yield OptionList(*self._options(), id="picker-list")
             yield Input(placeholder="", id="picker-amount", type="integer", classes="hidden")
@@ -123,7 +129,7 @@ class ManeuverPicker(ModalScreen[str | None]):
         amount.remove_class("hidden")
         self.query_one("#picker-filter", Input).add_class("hidden")
         self.query_one("#picker-title", Static).update(
-            f"{choice.name}: {choice.cost} + ¿cuántos {VARIABLE_ES[choice.variable]}?"
+            plain(f"{choice.name}: {choice.cost} + ¿cuántos {VARIABLE_ES[choice.variable]}?")
         )
         amount.focus()
 

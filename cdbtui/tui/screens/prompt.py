@@ -15,7 +15,16 @@ from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
 from ...engine.model import Fight
+from ...printable import literal
 from ...view import completions
+from ..text import plain
+
+
+def typeable(fight: Fight, value: str) -> list[str]:
+    """The completions of `value` that an Input can show: an Input writes its text
+    to the terminal raw, so a name with control characters (an old save's) is
+    never put into it."""
+    return [line for line in completions(fight, value) if literal(line) == line]
 
 
 class CommandSuggester(Suggester):
@@ -26,7 +35,7 @@ class CommandSuggester(Suggester):
         self.fight = fight
 
     async def get_suggestion(self, value: str) -> str | None:
-        found = completions(self.fight, value)
+        found = typeable(self.fight, value)
         return found[0] if found else None
 
 
@@ -64,11 +73,11 @@ class CommandLine(ModalScreen[str | None]):
         words = [f.rpartition(" ")[2] for f in found[:8]]
         more = " …" if len(found) > 8 else ""
         text = ("Tab/→ completa: " + "  ".join(words) + more) if words else "⏎ ejecutar · Esc cancelar · ? ayuda"
-        self.query_one("#command-hint", Static).update(text)
+        self.query_one("#command-hint", Static).update(plain(text))
 
     def action_complete(self) -> None:
         box = self.query_one(Input)
-        found = completions(self.fight, box.value)
+        found = typeable(self.fight, box.value)
         if found:
             box.value = found[0] + " "
             box.cursor_position = len(box.value)

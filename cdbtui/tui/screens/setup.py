@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Label, Static
 
 from ...engine.commands import quote
+from ..text import plain
 
 
 class InitiativeSetup(ModalScreen[None]):
@@ -33,8 +34,8 @@ class InitiativeSetup(ModalScreen[None]):
             with VerticalScroll(id="setup-rows"):
                 for index, c in enumerate(self.app.fight.combatants):
                     with Horizontal(classes="setup-row"):
-                        yield Label(c.name, classes="setup-name")
-                        yield Label(c.side.upper(), classes="setup-side")
+                        yield Label(plain(c.name), classes="setup-name")
+                        yield Label(plain(c.side.upper()), classes="setup-side")
                         yield Label(str(c.ini), classes="setup-ini")
                         yield Input(
                             "" if c.start is None else str(c.start),

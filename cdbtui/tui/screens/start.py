@@ -15,13 +15,16 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from ... import library
 from ...engine.errors import Refusal
+from ...printable import literal
 from ...roster import load_roster
 from ...store import SaveError
+from ..text import cell, plain, tell
 
 
 class StartScreen(Screen[Path | None]):
@@ -70,19 +73,19 @@ class StartScreen(Screen[Path | None]):
                 turn = str(entry.turn) if entry.turn else "preparación"
                 cells = (entry.name, entry.rules_es, turn, str(entry.combatants),
                          f"{entry.played:%Y-%m-%d %H:%M}", entry.path.name)
-            table.add_row(*cells, key=str(entry.path))
+            table.add_row(*(cell(text) for text in cells), key=str(entry.path))
         table.display = bool(found)
         first_run = self.query_one("#first-run", Static)
         first_run.display = not found
         self.query_one("#saves-title", Static).update(
-            f"Partidas en {self.folder}/ (la más reciente primero):" if found else "")
+            plain(f"Partidas en {self.folder}/ (la más reciente primero):" if found else ""))
         if not found:
-            first_run.update(
-                f"No hay partidas en {self.folder}/.\n\n"
-                "Pulsa [b]d[/b] para abrir el combate de ejemplo del libro:\n"
-                "Mike y Sven contra dos soldados en el puerto.\n\n"
-                "Pulsa [b]n[/b] para crear un combate nuevo (con tu grupo de PJ, si lo tienes)."
-            )
+            first_run.update(Content.assemble(
+                f"No hay partidas en {literal(str(self.folder))}/.\n\nPulsa ", ("d", "b"),
+                " para abrir el combate de ejemplo del libro:\n"
+                "Mike y Sven contra dos soldados en el puerto.\n\nPulsa ", ("n", "b"),
+                " para crear un combate nuevo (con tu grupo de PJ, si lo tienes).",
+            ))
             return
         table.focus()
         if select is not None:
@@ -112,7 +115,7 @@ class StartScreen(Screen[Path | None]):
         try:
             path = library.create_demo(self.folder)
         except (SaveError, Refusal, OSError) as error:
-            self.notify(f"No se pudo crear el ejemplo: {error}", severity="error")
+            tell(self, f"No se pudo crear el ejemplo: {error}", severity="error")
             return
         self.dismiss(path)
 
@@ -122,7 +125,7 @@ class StartScreen(Screen[Path | None]):
         try:
             party = load_roster(self.folder)
         except SaveError as error:
-            self.notify(f"El grupo no se puede leer: {error}", severity="warning")
+            tell(self, f"El grupo no se puede leer: {error}", severity="warning")
             party = []
 
         def created(answer: tuple[str, str, bool] | None) -> None:
@@ -133,7 +136,7 @@ class StartScreen(Screen[Path | None]):
             try:
                 path = library.create_fight(self.folder, name, rules, lines)
             except (SaveError, Refusal, OSError) as error:
-                self.notify(f"No se pudo crear el combate: {error}", severity="error")
+                tell(self, f"No se pudo crear el combate: {error}", severity="error")
                 return
             self.dismiss(path)
 
@@ -146,9 +149,9 @@ class StartScreen(Screen[Path | None]):
         try:
             copy = library.duplicate(path)
         except (SaveError, OSError) as error:
-            self.notify(f"No se pudo duplicar: {error}", severity="error")
+            tell(self, f"No se pudo duplicar: {error}", severity="error")
             return
-        self.notify(f"Copia creada: {copy.name}")
+        tell(self, f"Copia creada: {copy.name}")
         self.refresh_list(select=copy)
 
     def action_rename(self) -> None:
@@ -165,9 +168,9 @@ class StartScreen(Screen[Path | None]):
             try:
                 target = library.rename(path, name)
             except (SaveError, OSError) as error:
-                self.notify(f"No se pudo renombrar: {error}", severity="error")
+                tell(self, f"No se pudo renombrar: {error}", severity="error")
                 return
-            self.notify(f"Renombrado: {name} ({target.name})")
+            tell(self, f"Renombrado: {name} ({target.name})")
             self.refresh_list(select=target)
 
         self.app.push_screen(AskText("Renombrar el combate", entry.name), renamed)
@@ -185,9 +188,9 @@ class StartScreen(Screen[Path | None]):
             try:
                 where = library.trash(path)
             except OSError as error:
-                self.notify(f"No se pudo mover a la papelera: {error}", severity="error")
+                tell(self, f"No se pudo mover a la papelera: {error}", severity="error")
                 return
-            self.notify(f"{path.name} está en la papelera ({where.parent.name}/{where.name})")
+            tell(self, f"{path.name} está en la papelera ({where.parent.name}/{where.name})")
             self.refresh_list()
 
         self.app.push_screen(

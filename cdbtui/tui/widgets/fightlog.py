@@ -2,7 +2,10 @@
 
 Its virtual height is fixed (the last KEEP entries, padded at the top), so a new
 entry repaints the log without a layout of the whole screen; it scrolls back
-with the usual keys and the mouse wheel.  Long lines are cut with an ellipsis.
+with the usual keys and the mouse wheel.  Long lines are cut with an ellipsis;
+each entry is one line on screen, its texts shown literally (`printable.literal`:
+a newline or an escape sequence typed into a free-action text shows as `\\n`,
+`\\x1b`, and never reaches the terminal).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from textual.strip import Strip
 from rich.segment import Segment
 
 from ...engine.model import LogEntry
+from ...printable import literal
 from ...view import fit
 
 KEEP = 200  # entries shown; the save keeps them all
@@ -56,4 +60,4 @@ class FightLog(ScrollView, can_focus=True):
             return Strip.blank(width, style)
         if entry.warning:
             style += self.get_component_rich_style("fightlog--warning", partial=True)
-        return Strip([Segment(fit(str(entry), width), style)], width)
+        return Strip([Segment(fit(literal(str(entry)), width), style)], width)

@@ -1,4 +1,8 @@
-"""The side panel: everything about the selected combatant, from `view.panel_rows`."""
+"""The side panel: everything about the selected combatant, from `view.panel_rows`.
+
+The values are user text (names, conditions, wait triggers…), already literal
+(`view`); they are assembled as `Content`, never parsed as markup.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,8 @@ from textual.markup import escape
 from textual.widgets import Static
 
 from ...engine.model import Fight
-from ...view import LEGEND, panel_rows
+from ...printable import literal
+from ...view import LEGEND, PanelRow, panel_rows
 
 
 ROLE_MARKUP = {
@@ -20,30 +25,34 @@ ROLE_MARKUP = {
 }
 
 
+def panel_content(rows: tuple[PanelRow, ...]) -> Content:
+    """The panel's lines: a muted label and the value in its role's style."""
+    parts: list[str | tuple[str, str]] = []
+    for index, row in enumerate(rows):
+        if index:
+            parts.append("\n")
+        parts += [(f"{row.label:<10}", "$text-muted"), " ", (row.value, ROLE_MARKUP.get(row.role, ""))]
+    return Content.assemble(*parts)
+
+
 class SidePanel(Static):
     """Attributes down: `show(fight, name)` repaints it; it never changes the fight."""
 
-    _text = ""
+    _rows: tuple[PanelRow, ...] | None = None
 
     def show(self, fight: Fight | None, name: str | None) -> None:
         combatant = fight.find(name) if fight is not None and name else None
         if combatant is None:
             self.border_title = "Sin selección"
+            self._rows = None
             self.update("Nadie seleccionado.\n\n«a» añade un combatiente.", layout=False)
             return
         side = combatant.side.upper() if combatant.side in ("pj", "pnj") else combatant.side
-        self.border_title = f"{combatant.name} · {side}"
-        lines = []
-        for row in panel_rows(combatant, fight):
-            style = ROLE_MARKUP.get(row.role, "")
-            value = escape(row.value)
-            if style:
-                value = f"[{style}]{value}[/]"
-            lines.append(f"[$text-muted]{row.label:<10}[/] {value}")
-        text = "\n".join(lines)
-        if text != self._text:  # fixed size: no layout, and no repaint when unchanged
-            self._text = text
-            self.update(Content.from_markup(text), layout=False)
+        self.border_title = Content(literal(f"{combatant.name} · {side}"))
+        rows = panel_rows(combatant, fight)
+        if rows != self._rows:  # fixed size: no layout, and no repaint when unchanged
+            self._rows = rows
+            self.update(panel_content(rows), layout=False)
 
 
 def legend_markup() -> str:

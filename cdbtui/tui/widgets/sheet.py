@@ -5,6 +5,8 @@ across (scrolling sideways when they don't fit), and a sticky header line names
 the columns.  The widget holds no game state: the app pushes the fight and the
 selection in with `show()`; a click on a column posts `SheetView.Clicked` up.
 Rows are painted from a small cache of strips that is cleared on every `show()`.
+The texts are `view`'s, already literal (no control characters, no markup: the
+segments are plain text).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ...engine.model import Fight, Status
+from ...printable import literal
 from ...view import Column, Sheet, build_sheet, fit
 
 GUTTER = 8  # "▸  -1 │ "
@@ -265,7 +268,7 @@ class SheetView(ScrollView, can_focus=True):
             return "", style
         style += self._style("sheet--pj" if column.pc else "sheet--pnj")
         if row < 0:
-            text, role = column.label or column.name, "header"
+            text, role = column.label or literal(column.name), "header"
             style += self._style("sheet--header")
             if column.acting:
                 style += self._style("sheet--acting")

@@ -1,0 +1,278 @@
+"""The one set of limits on what a fight may hold, shared by the engine and the loader.
+
+Whatever a command is allowed to put into a fight, a save must be able to load
+again, so both sides use these definitions: `rules.apply` checks every state it
+makes (`check_state`) and the command line normalises and checks what is typed
+(`clean_line`, `check_name`, `check_text`); `codec` and `store` check a file
+against the same bounds and the same text rules when they read it.
+
+Text, per character class (Unicode general categories):
+
+- typed by accident, normalised: any space separator (no-break space, thin space,
+  ideographic space…) and the tab become a plain space; invisible characters that
+  keyboards and copy-paste insert (zero-width space and joiners, word joiner,
+  soft hyphen, byte-order mark) are removed; the text is put in NFC form (an
+  accent typed as a combining mark and a precomposed one are the same name);
+- refused, naming the character: control characters (newline, ESC…), direction
+  controls (U+202E and friends: they reorder what a terminal shows), other format
+  characters, private-use, unassigned and surrogate code points, line and
+  paragraph separators.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from operator import attrgetter
+
+import attrs
+
+from .errors import Refusal
+
+# ---------------------------------------------------------------- numbers
+
+#: Start moments as typed or rolled (1d6+INI).
+START = (-999, 999)
+#: Where the countdown, markers and ticks may go: never above the highest start,
+#: but far below the lowest (spending from a low start, `siguiente` stepping down
+#: through negative moments).
+MOMENT = (-9_999, 999)
+STAT = (-99, 99)
+
+#: Bounds of every integer field of the model, by field name.  The loader refuses a
+#: value outside them as absurd; the engine refuses a command that would make one.
+BOUNDS: dict[str, tuple[int, int]] = {
+    "ac_per_turn": (0, 99),
+    "ac": (-99, 99),
+    "ini": STAT,
+    "agi": STAT,
+    "ate": STAT,
+    "skill": STAT,
+    "mov": STAT,
+    "start": START,
+    "marker": MOMENT,
+    "moment": MOMENT,
+    "begin": MOMENT,
+    "turn": (0, 99_999),
+    "attacks": (0, 999),
+    "extra_targets": (0, 99),
+    "aim": (-99, 99),
+    "remaining": (0, 99),
+    "boxes": (0, 99),
+    "marked": (0, 999),
+    "cleared": (0, 999),
+    "block_penalty": (-99, 99),
+    "leadership": (0, 999),
+    "lead_bonus": (-99, 99),
+    "members": (0, 9_999),
+    "toughness": (0, 99),
+    "degree": (-999, 999),
+    "seed": (0, 2**63 - 1),
+    "rolls": (0, 2**63 - 1),
+    "clock": (0, 2**63 - 1),
+    "arrival": (0, 2**63 - 1),
+}
+DEFAULT_BOUNDS = (-1_000_000, 1_000_000)
+
+#: How the DJ calls each bounded field, for refusals.
+FIELD_ES = {
+    "ac_per_turn": "AC por turno", "ac": "AC", "ini": "INI", "agi": "Agilidad",
+    "ate": "Atención", "skill": "Habilidad", "mov": "Movimiento",
+    "start": "momento inicial", "marker": "marcador", "moment": "momento",
+    "begin": "momento", "turn": "turno", "attacks": "ataques",
+    "extra_targets": "blancos adicionales", "aim": "Apuntar", "boxes": "casillas",
+    "marked": "casillas marcadas", "members": "miembros", "toughness": "aguante",
+}
+
+# ---------------------------------------------------------------- text
+
+#: Longest combatant name, and longest other text (sides, free texts, fight name).
+NAME_LENGTH = 60
+TEXT_LENGTH = 200
+
+#: Invisible characters a keyboard or a paste slips in: removed.
+_DROPPED = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff\u180e"), None)
+#: Tab and every space separator but the plain space: a plain space.
+_SPACES = dict.fromkeys(
+    map(ord, "\t\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+             "\u2009\u200a\u202f\u205f\u3000"),
+    " ",
+)
+_NORMALISE = {**_DROPPED, **_SPACES}
+_DIRECTION = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_KIND_ES = {
+    "Cc": "un carácter de control",
+    "Cf": "un carácter invisible de formato",
+    "Cs": "un carácter no válido (suplente suelto)",
+    "Co": "un carácter de uso privado",
+    "Cn": "un carácter sin asignar en Unicode",
+    "Zl": "un separador de línea",
+    "Zp": "un separador de párrafo",
+}
+_CONTROL_NAMES = {"\n": "salto de línea", "\r": "retorno de carro", "\x1b": "ESC", "\x07": "BEL",
+                  "\x00": "NUL", "\x7f": "DEL"}
+
+
+def normalise(text: str) -> str:
+    """`text` with accidental characters fixed: odd spaces → space, invisible ones
+    dropped, NFC.  Nothing is refused here (see `problem`)."""
+    if text.isascii() and text.isprintable():
+        return text
+    return unicodedata.normalize("NFC", text.translate(_NORMALISE))
+
+
+def shown(text: str) -> str:
+    """`text` for a one-line message: characters that could not be shown escaped."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch == " " else f"\\u{ord(ch):04x}" for ch in text)
+
+
+def problem(text: str) -> str | None:
+    """Why `text` (already normalised) can't be kept, or None: names the first bad
+    character in Spanish, with its code point."""
+    if text.isprintable():
+        return None
+    for ch in text:
+        if ch.isprintable():
+            continue
+        category = unicodedata.category(ch)
+        if category == "Zs" and ch == " ":
+            continue
+        if ch in _DIRECTION:
+            kind = "un control de dirección del texto"
+        else:
+            kind = _KIND_ES.get(category, "un carácter que no se puede mostrar")
+        label = _CONTROL_NAMES.get(ch)
+        code = f"U+{ord(ch):04X}" + (f", {label}" if label else "")
+        return f"lleva {kind} ({code})"
+    return None
+
+
+def check_text(text: str, what: str, *, limit: int = TEXT_LENGTH, empty: bool = True) -> str:
+    """`text` normalised, or `Refusal` saying which character or length is wrong."""
+    text = normalise(text)
+    if not empty and not text.strip():
+        raise Refusal(f"{what.capitalize()} está vacío")
+    trouble = problem(text)
+    if trouble is not None:
+        raise Refusal(f"{what.capitalize()} «{shown(text)}» {trouble}: no se admite")
+    if len(text) > limit:
+        raise Refusal(f"{what.capitalize()} es demasiado largo ({len(text)} caracteres;"
+                      f" como mucho {limit})")
+    return text
+
+
+def check_name(name: str) -> str:
+    """A combatant's name normalised (spaces collapsed), or `Refusal`."""
+    name = " ".join(normalise(name).split(" "))
+    name = " ".join(part for part in name.split(" ") if part)
+    return check_text(name, "el nombre", limit=NAME_LENGTH, empty=False)
+
+
+def name_problem(name: str) -> str | None:
+    """What the loader says of a name no version of the engine would have accepted,
+    or None.  (Lenient on length and repeated spaces, which older versions took.)"""
+    if not name.strip():
+        return "está vacío"
+    return problem(name)
+
+
+def text_problem(text: str, limit: int = TEXT_LENGTH) -> str | None:
+    """What the loader says of a free text the engine would not have accepted."""
+    trouble = problem(text)
+    if trouble is not None:
+        return trouble
+    if len(text) > limit:
+        return f"es demasiado largo (como mucho {limit} caracteres)"
+    return None
+
+
+# ---------------------------------------------------------------- states
+
+
+@attrs.frozen
+class _Shape:
+    """What `check_state` looks at in one attrs class: bounded ints, texts, children."""
+
+    ints: tuple[tuple[str, int, int], ...]
+    get_ints: attrgetter | None
+    texts: tuple[str, ...]
+    children: tuple[str, ...]
+
+
+_SHAPES: dict[type, _Shape] = {}
+
+
+def _shape(cls: type) -> _Shape:
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        attrs.resolve_types(cls)
+        ints, texts, children = [], [], []
+        for f in attrs.fields(cls):
+            kind = f.type
+            text = str(kind)
+            if kind is int or text in ("int | None", "typing.Optional[int]"):
+                ints.append((f.name, *BOUNDS.get(f.name, DEFAULT_BOUNDS)))
+            elif kind is str or text in ("str | None", "tuple[str, ...]"):
+                texts.append(f.name)
+            elif attrs.has(kind) or "Carried" in text or "Track" in text or "Stop" in text:
+                children.append(f.name)
+        names = [name for name, _, _ in ints]
+        getter = attrgetter(*names) if len(names) > 1 else None
+        shape = _SHAPES[cls] = _Shape(tuple(ints), getter, tuple(texts), tuple(children))
+    return shape
+
+
+def _check_value(obj: object, who: str) -> None:
+    shape = _shape(type(obj))
+    if shape.get_ints is not None:
+        values = shape.get_ints(obj)
+        for value, (name, low, high) in zip(values, shape.ints):
+            if value is not None and not low <= value <= high:
+                raise Refusal(
+                    f"{who}: {FIELD_ES.get(name, name)} {value} fuera de los límites"
+                    f" ({low} a {high})"
+                )
+    for name in shape.texts:
+        value = getattr(obj, name)
+        if value is None:
+            continue
+        items = value if isinstance(value, tuple) else (value,)
+        for item in items:
+            if not item.isprintable():
+                raise Refusal(f"{who}: el texto «{shown(item)}» {problem(item)}")
+    for name in shape.children:
+        child = getattr(obj, name)
+        if child is None:
+            continue
+        for item in child if isinstance(child, tuple) else (child,):
+            _check_value(item, who)
+
+
+def check_state(after: object, before: object | None = None) -> None:
+    """`Refusal` if `after` (a `Fight`) holds a value a save could not load.
+
+    Only what changed since `before` is looked at: combatants are immutable, so the
+    ones a command left alone are the same objects and need no second look.
+    """
+    fight_shape = _shape(type(after))
+    for name, low, high in fight_shape.ints:
+        value = getattr(after, name)
+        if value is not None and not low <= value <= high:
+            raise Refusal(f"El combate: {FIELD_ES.get(name, name)} {value} fuera de los"
+                          f" límites ({low} a {high})")
+    name = getattr(after, "name")
+    if before is None or name != getattr(before, "name"):
+        trouble = text_problem(name, TEXT_LENGTH)
+        if trouble is not None:
+            raise Refusal(f"El nombre del combate «{shown(name)}» {trouble}")
+    old = {id(c) for c in getattr(before, "combatants", ())}
+    for combatant in getattr(after, "combatants"):
+        if id(combatant) not in old:
+            _check_value(combatant, combatant.name if combatant.name.isprintable()
+                         else shown(combatant.name))
+    before_log = len(getattr(before, "log", ()))
+    log = getattr(after, "log")
+    for entry in log[before_log:] if len(log) >= before_log else log:
+        if not entry.text.isprintable():
+            raise Refusal(f"El registro no admite «{shown(entry.text)}»: {problem(entry.text)}")
