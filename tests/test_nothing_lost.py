@@ -10,7 +10,6 @@ files that are not files.
 from __future__ import annotations
 
 import errno
-import io
 import multiprocessing
 import os
 import subprocess

@@ -9,9 +9,7 @@ import pytest
 
 from cdbtui.engine.model import Status
 from cdbtui.engine.rules import queue
-from cdbtui.view import (
-    build_sheet,
-    countdown,
+from cdbtui.players import (
     pc_rows,
     player_banner,
     player_headline,
@@ -20,9 +18,9 @@ from cdbtui.view import (
     player_queue,
     player_view,
     players_fight,
-    sheet_lines,
     visible,
 )
+from cdbtui.view import build_sheet, countdown_parts, sheet_lines
 from cdbtui.engine.session import Session
 
 # Local helpers: `conftest` names two modules (tests/ and tests/tui/), so importing
@@ -191,7 +189,7 @@ def test_players_fight_is_idempotent():
 def test_without_hidden_pnj_the_players_see_the_djs_countdown():
     fight = play(*demo_lines(), "mike disparar-armas-largas").fight
     assert player_moment(fight) == fight.moment
-    assert player_headline(fight) == " · ".join(countdown(fight, whole_queue=False))
+    assert player_headline(fight) == " · ".join(countdown_parts(fight, whole_queue=False))
 
 
 # ---------------------------------------------------------------- private PNJ

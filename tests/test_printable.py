@@ -23,11 +23,11 @@ from cdbtui.view import (
     build_sheet,
     header,
     panel_rows,
-    player_view,
     sheet_lines,
     status_line,
     summary_line,
 )
+from cdbtui.players import player_view
 from fights import demo_lines, play
 
 #: OSC 52: "set the clipboard to 'Hello'" (and BEL ends it).

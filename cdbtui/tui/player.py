@@ -3,7 +3,7 @@
 It follows the DJ's save: every `POLL_SECONDS` it looks at the file's
 (modification time, size, inode) and, when they change, brings its copy up to date
 off the event loop with a `store.Follower` (which reads only the journal entries
-the DJ's autosave appended, whatever the length of the fight).  What players may see is decided in `view.py`
+the DJ's autosave appended, whatever the length of the fight).  What players may see is decided in `players.py`
 (`player_view`: hidden PNJ absent, private PNJ numbers as `?`, the no-gap rule of
 the countdown); this module only paints it.  A missing or unreadable save never
 blanks the screen: the last good sheet stays, under a line saying what the view is
@@ -33,7 +33,8 @@ from textual.widgets import Digits, Footer, Static
 from ..engine.model import Fight
 from ..printable import literal, shout
 from ..store import Follower, SaveError
-from ..view import PcRow, PlayerView, Sheet, player_view
+from ..players import PcRow, PlayerView, player_view
+from ..view import Sheet
 from .styles import css_path, theme_for_terminal
 from .widgets.fightlog import FightLog
 from .widgets.sheet import SheetView

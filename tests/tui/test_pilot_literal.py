@@ -15,7 +15,8 @@ from cdbtui.tui.app import CdbApp
 from cdbtui.tui.player import PlayerApp
 from cdbtui.tui.screens.picker import ManeuverPicker, choice_prompt
 from cdbtui.tui.screens.setup import InitiativeSetup
-from cdbtui.view import Choice, player_view
+from cdbtui.players import player_view
+from cdbtui.view import Choice
 from conftest import demo_lines, write_save
 from helpers import keys
 from screen_text import screen_text

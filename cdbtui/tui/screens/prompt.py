@@ -16,7 +16,7 @@ from textual.widgets import Input, Static
 
 from ...engine.model import Fight
 from ...printable import literal
-from ...view import completions
+from ...engine.completion import completions
 from ..text import plain
 
 

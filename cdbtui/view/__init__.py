@@ -1,0 +1,39 @@
+"""What the screens show, as plain data: pure functions of the fight (no Textual).
+
+- `sheet`: the grid of moments × combatants (`build_sheet`), the headers, the legend;
+- `board`: the text board of `cdbtui do`/`show` and the JSON state (`state_json`);
+- `panel`: the TUI's side panel, status line and rule decisions;
+- `picker`: the maneuver picker's choices.
+
+What players see is decided in `cdbtui.players`; completion of a typed line is
+part of the command language (`cdbtui.engine.completion`).
+"""
+
+from .board import board_text, state_json, summary_line
+from .panel import DECISIONS, PanelRow, panel_rows, status_line
+from .picker import Choice, filter_choices, maneuver_choices
+from .sheet import (
+    LEGEND,
+    MAX_WIDTH,
+    MIN_WIDTH,
+    Cell,
+    Column,
+    Sheet,
+    build_sheet,
+    column_label,
+    column_order,
+    countdown_parts,
+    fit,
+    header,
+    on_sheet,
+    sheet_lines,
+    signed,
+    track_text,
+)
+
+__all__ = [
+    "DECISIONS", "LEGEND", "MAX_WIDTH", "MIN_WIDTH", "Cell", "Choice", "Column", "PanelRow",
+    "Sheet", "board_text", "build_sheet", "column_label", "column_order", "countdown_parts",
+    "filter_choices", "fit", "header", "maneuver_choices", "on_sheet", "panel_rows",
+    "sheet_lines", "signed", "state_json", "status_line", "summary_line", "track_text",
+]

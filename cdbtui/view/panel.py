@@ -1,0 +1,124 @@
+"""What the TUI's side panel, header and help show: pure data the widgets paint."""
+
+from __future__ import annotations
+
+from attrs import field, frozen
+
+from ..engine.catalog import RULES_ES
+from ..engine.model import FATIGUE_CATEGORIES, STATUS_ES, WOUND_CATEGORIES, Combatant, Fight, Status
+from ..printable import literal
+from .sheet import countdown_parts, signed, track_text
+
+#: The binding rule decisions of RULES.md, shown in the help screen (GMs will ask).
+DECISIONS = (
+    ("Empates", "si Agilidad, Atención y Habilidad empatan, manda el orden de la lista; "
+                "el DJ puede intercambiarlos con «cambiar A B». El registro dice qué decidió cada empate."),
+    ("Maniobra pendiente", "si el coste supera las AC que quedan, se invierte todo y el resto "
+                           "se completa el turno siguiente al llegar a su momento inicial."),
+    ("Perder la pendiente", "gastar AC en otra cosa (esquivar, p. ej.) antes de completarla "
+                            "la abandona y se pierden las AC invertidas."),
+    ("Reacciones", "Esquivar, Ponerse a Cubierto, Parada, Bloqueo… se declaran en cualquier "
+                   "momento si quedan AC: marcador = mín(marcador, momento) − coste."),
+    ("Avanzar", "quien está en el momento y no actuó cuando el DJ avanza la cuenta pasa a retrasar."),
+    ("Fin de turno", "cerrar el turno hace declinar a quien retrasa o espera."),
+    ("Disparar Arcos", "cuenta como ataque aunque el libro no la liste entre las de ataque."),
+    ("Agarrado / Inmovilizado", "AC ×½ / ×¼ redondeando hacia arriba, como la sorpresa; "
+                                "se aplica ya a las AC que quedan."),
+    ("Iniciativa", "se tira una vez por combate (1d6 + INI); el DJ puede escribir el total."),
+    ("Walküre", "las AC no se calculan: siempre se escriben."),
+    ("La cuenta avanza sola", "cuando no queda nadie en la cola del momento, salta al marcador más "
+                              "alto de quien aún puede actuar (quien retrasa lo sigue; quien espera "
+                              "paga 1 AC por momento). Con solo retrasos y esperas, «siguiente» baja de uno en uno."),
+    ("Orden de la cola", "se muestra y se registra, no se impone: cualquiera de la cola del momento "
+                         "puede actuar (los jugadores no siempre hablan en orden)."),
+    ("Pendiente y ataques", "la maniobra pendiente se completa sola al encabezar la cola en su "
+                            "momento inicial; un ataque cuenta (y gasta el Apuntar) al completarse."),
+    ("Apuntar", "+1 por turno sucesivo apuntando, hasta +3; un turno sin apuntar vuelve a +1. "
+                "Mover tras apuntar en el mismo turno se rechaza, como apuntar tras mover (salvo Puntería Zen)."),
+    ("Esperar y reaccionar", "reaccionar mientras se espera termina la espera; declinar abandona la pendiente."),
+    ("Llegar tarde", "quien se une con su momento inicial ya pasado actúa en el momento actual."),
+    ("Iniciativa Rápida", "«rapida si» (antes de empezar o con el turno terminado): sin momentos, cada uno "
+                          "actúa una vez por orden de iniciativa y gasta las AC que quiera; «siguiente» "
+                          "termina su actuación y guarda el resto para reaccionar. No se retrasa ni se espera."),
+    ("Heridas", "casillas por categoría 3, 3, 2, 2, 1 si no se indican (vida=…); la tabla de Vigor no está en el libro base."),
+    ("Blancos", "«NOMBRE MANIOBRA a BLANCO»: cada blanco distinto del turno tras el primero da −1 a todo; "
+                "«blancos N» cuenta los mismos blancos (manda el mayor, no se suman). El blanco de una reacción no cuenta."),
+    ("Bloqueo", "«NOMBRE bloqueo a ATACANTE» es un bloqueo logrado: −2 al próximo ataque del atacante, "
+                "aunque sea otro turno. Sin blanco, el bloqueo falló."),
+    ("Liderazgo", "«NOMBRE liderazgo gde=N» da 1+N bonos de +1 que se reparten con «bono LÍDER a COMPAÑERO», "
+                  "uno por tirada y solo a su bando; los no repartidos se pierden al acabar el turno."),
+    ("Duelo", "«duelo A B [A+N]»: sin tirada de iniciativa, cada duelista actúa en su INI (+N con Duelista). "
+              "Dejar el duelo cuesta 3 AC (abandonar-duelo) y lo termina para los dos."),
+    ("Montura", "«monta JINETE MONTURA»: la montura actúa en el momento de su jinete, no tiene momento propio "
+                "ni detiene la cuenta; disparar montado anota −2 en el registro."),
+    ("A cubierto", "es una nota: el registro recuerda la regla de la cobertura al ponerla y al recibir daño."),
+    ("Curar y descansar", "«curar NOMBRE N» quita las N peores casillas (también en combate); «descanso», "
+                          "fuera de un turno, borra los rasguños de todos."),
+    ("Hordas", "«alta … miembros=M aguante=N»: cada N de daño total deja fuera a un miembro "
+               "(«balas=B» lo limita); sin miembros, la horda está fuera."),
+)
+
+
+@frozen
+class PanelRow:
+    """One line of the side panel: a label, a value and a role for its colour."""
+
+    label: str
+    value: str = field(converter=literal)
+    role: str = "normal"
+
+
+def panel_rows(c: Combatant, fight: Fight) -> tuple[PanelRow, ...]:
+    """What the side panel says about `c` (SHEET.md): AC, marker, status, attacks…"""
+    budget = c.budget(max(fight.turn, 1))
+    ac_text = f"{c.ac} / {budget}" if fight.started else f"{c.ac_per_turn} por turno"
+    penalty = c.attack_penalty
+    rows = [
+        PanelRow("AC", ac_text, "ac"),
+        PanelRow("Marcador", "—" if c.marker is None else str(c.marker)),
+        PanelRow("Inicio", "—" if c.start is None else str(c.start)),
+        PanelRow("Estado", STATUS_ES[c.status] if fight.started else "preparación",
+                 "dim" if c.status in (Status.DONE, Status.OUT) else "normal"),
+        PanelRow("Ataques", str(c.attacks)),
+        PanelRow("Siguiente", "sin penalizar" if penalty == 0 else f"{signed(penalty)} al ataque",
+                 "warning" if penalty < 0 else "normal"),
+        PanelRow("Apuntar", f"+{c.aim}" if c.aim else "—", "good" if c.aim else "normal"),
+        PanelRow("Modif.", signed(c.modifier),
+                 "warning" if c.modifier < 0 else ("good" if c.modifier > 0 else "normal")),
+        PanelRow("Estados", ", ".join(c.conditions) or "—", "warning" if c.conditions else "normal"),
+        PanelRow("Heridas", track_text(c.wounds, WOUND_CATEGORIES),
+                 "warning" if c.wounds.count else "normal"),
+        PanelRow("Fatiga", track_text(c.fatigue, FATIGUE_CATEGORIES),
+                 "warning" if c.fatigue.count else "normal"),
+        PanelRow("Pendiente", "—" if c.carried is None
+                 else f"{c.carried.label} (faltan {c.carried.remaining})",
+                 "carried" if c.carried else "normal"),
+    ]
+    if c.is_group:
+        rows.insert(1, PanelRow("Miembros", f"{c.members} (aguante {c.toughness})",
+                                "warning" if c.members == 0 else "normal"))
+    extras = [
+        ("Duelo", f"contra {c.duel}" if c.duel else "", "warning"),
+        ("Montura", c.mount or "", "normal"),
+        ("Liderazgo", f"{c.leadership} bono(s) de +1 por repartir" if c.leadership else "", "good"),
+        ("Bono", f"+{c.lead_bonus} de su líder" if c.lead_bonus else "", "good"),
+        ("Bloqueado", f"{signed(c.block_penalty)} a su próximo ataque" if c.block_penalty else "",
+         "warning"),
+        ("Blancos", ", ".join(c.targets) if c.targets else "", "normal"),
+    ]
+    rows += [PanelRow(label, text, style) for label, text, style in extras if text]
+    if c.trigger:
+        rows.append(PanelRow("Espera", c.trigger, "warning"))
+    rows.append(PanelRow("Este turno", ", ".join(c.maneuvers) or "—"))
+    return tuple(rows)
+
+
+def status_line(fight: Fight) -> str:
+    """The TUI's header: the countdown first (it must survive 80 columns), then the name.
+
+    "Turno 1 · Momento 5 · Actúa: Sven, luego Soldado 1 · Emboscada en el puerto (CdB)".
+    """
+    name = f"{literal(fight.name)} ({RULES_ES.get(fight.rules, fight.rules)})"
+    if not fight.started:
+        return f"Preparación: «i» momentos iniciales, «a» añadir · {name}"
+    return " · ".join([*countdown_parts(fight, over="turno terminado: «t» turno nuevo"), name])

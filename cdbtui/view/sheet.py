@@ -1,0 +1,234 @@
+"""The sheet as plain data: a pure function of the fight (no Textual).
+
+`build_sheet` turns a `Fight` into rows × columns of `Cell`s with a role each
+(name, spent line, tick, marker…); the TUI's Line-API widget paints those cells
+with styles, the CLI prints them as text (`board.board_text`), and the player
+view (`cdbtui.players`) paints the players' fight with the same functions,
+`for_players=True`.  Every text meant to be shown has been through
+`printable.literal`; only `Column.name` keeps the name exactly as saved.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from attrs import field, frozen
+
+from ..engine.catalog import RULES_ES
+from ..engine.model import Combatant, Fight, Status, Track
+from ..engine.rules import queue
+from ..printable import literal
+
+MIN_WIDTH = 8
+MAX_WIDTH = 14
+
+#: The marks of the sheet and what they mean (SHEET.md); shown in the legend and help.
+LEGEND = (
+    ("Nombre", "su momento inicial (donde empieza cada turno)"),
+    ("│", "AC gastadas este turno"),
+    ("├ n", "ahí acabó una maniobra; le quedaban n AC"),
+    ("● n", "el marcador ahora; le quedan n AC"),
+    ("▶", "actúa ahora (cabeza de la cola)"),
+    ("┊", "maniobra del turno anterior por completar"),
+    ("‖ n", "retrasa su acción: sigue la cuenta sin gastar"),
+    ("… n", "a la espera: paga 1 AC por momento"),
+    ("╎", "momentos que pasó sin gastar (retrasando o esperando)"),
+    ("▸", "el momento actual de la cuenta atrás"),
+)
+
+
+@frozen
+class Cell:
+    """One cell of the grid: its text and what it means (the style follows the role)."""
+
+    text: str = field(default="", converter=literal)
+    role: str = "empty"
+
+
+@frozen
+class Column:
+    """One combatant's column, with the flags that decide its colours."""
+
+    #: The combatant's name as saved (it identifies the column; not for display).
+    name: str
+    width: int
+    pc: bool
+    acting: bool
+    in_queue: bool
+    status: Status
+    cells: tuple[Cell, ...]
+    #: The header: the name, and the total modifier to its next roll when not 0.
+    label: str = field(default="", converter=literal)
+
+
+@frozen
+class Sheet:
+    """The whole grid: the moments down the left and a column per combatant."""
+
+    moments: tuple[int, ...]
+    current: int | None
+    columns: tuple[Column, ...]
+    waiting_for_start: tuple[str, ...]
+
+
+def on_sheet(fight: Fight, for_players: bool) -> tuple[Combatant, ...]:
+    """Combatants on the sheet: hidden PNJ are left out of the player view."""
+    return tuple(c for c in fight.combatants if not (for_players and c.hidden))
+
+
+def column_order(fight: Fight, combatants: tuple[Combatant, ...]) -> list[Combatant]:
+    """Columns in start order (highest first), ties by Agilidad, Atención, roster."""
+    placed = [c for c in combatants if c.start is not None]
+    roster = {c.key: i for i, c in enumerate(fight.combatants)}
+    return sorted(placed, key=lambda c: (-c.start, -c.agi, -c.ate, -c.skill, roster[c.key]))
+
+
+@lru_cache(maxsize=4096)
+def _cells(c: Combatant, moments: tuple[int, ...], head: bool, secret: bool) -> tuple[Cell, ...]:
+    """A combatant's column, row by row.  Cached by value: a command changes few
+    combatants, so most columns come back as the very same tuple (the sheet widget
+    then skips them by identity)."""
+    assert c.start is not None
+    marker = c.marker if c.marker is not None else c.start
+    ticks = {stop.moment: stop.ac for stop in c.stops}
+    spent: set[int] = set()
+    for stop in c.stops:
+        spent.update(range(stop.moment, stop.begin))
+    carried_rows: set[int] = set()
+    if c.carried is not None and c.status is Status.READY:
+        carried_rows = set(range(c.start - c.carried.remaining, c.start))
+    glyph = {Status.HOLDING: "‖", Status.WAITING: "…"}.get(c.status, "●")
+    ac = "?" if secret else str(c.ac)
+    cells = []
+    for row in moments:
+        if row == c.start:
+            prefix = "▶" if head and marker == row else ""
+            suffix = f" {ac}" if marker == row and c.status in (Status.READY, Status.HOLDING, Status.WAITING) else ""
+            if marker == row and c.status in (Status.HOLDING, Status.WAITING):
+                suffix = f" {glyph}{ac}"
+            cells.append(Cell(prefix + c.name + suffix, "name"))
+        elif row == marker and row < c.start:
+            extra = ""
+            if c.carried is not None and c.status is not Status.READY:
+                extra = "┊" + ("?" if secret else str(c.carried.remaining))
+            cells.append(Cell(("▶" if head else " ") + f"{glyph} {ac}{extra}", "marker"))
+        elif row in carried_rows:
+            cells.append(Cell(" ┊", "carried"))
+        elif marker < row < c.start:
+            if row in ticks:
+                cells.append(Cell(" ├ " + ("?" if secret else str(ticks[row])), "tick"))
+            elif row in spent:
+                cells.append(Cell(" │", "spent"))
+            else:
+                cells.append(Cell(" ╎", "gap"))
+        else:
+            cells.append(Cell())
+    return tuple(cells)
+
+
+def build_sheet(fight: Fight, *, for_players: bool = False) -> Sheet:
+    """The grid for `fight`: rows from the highest start down to the lowest marker."""
+    combatants = on_sheet(fight, for_players)
+    ordered = column_order(fight, combatants)
+    waiting = tuple(literal(c.name) for c in combatants if c.start is None)
+    if not ordered:
+        return Sheet((), fight.moment, (), waiting)
+    lows = [0]
+    highs = []
+    for c in ordered:
+        highs.append(c.start)
+        if c.marker is not None:
+            lows.append(c.marker)
+        if c.carried is not None:
+            lows.append(c.start - c.carried.remaining)
+    if fight.moment is not None:
+        highs.append(fight.moment)
+        lows.append(fight.moment)
+    moments = tuple(range(max(highs), min(lows) - 1, -1))
+    line = queue(fight)
+    in_queue = {c.key for c in line}
+    head = line[0].key if line else None
+    columns = []
+    for c in ordered:
+        secret = for_players and c.private and not c.is_pc
+        width = max(MIN_WIDTH, min(MAX_WIDTH, len(literal(c.name)) + 4))
+        columns.append(Column(
+            name=c.name,
+            width=width,
+            pc=c.is_pc,
+            acting=c.key == head,
+            in_queue=c.key in in_queue,
+            status=c.status,
+            cells=_cells(c, moments, c.key == head, secret),
+            label=column_label(c, secret),
+        ))
+    return Sheet(moments, fight.moment, tuple(columns), waiting)
+
+
+def fit(text: str, width: int) -> str:
+    """`text` cut with an ellipsis or padded to exactly `width` characters."""
+    if len(text) > width:
+        return text[: width - 1] + "…"
+    return text.ljust(width)
+
+
+def countdown_parts(fight: Fight, *, for_players: bool = False, whole_queue: bool = True,
+              over: str = "turno terminado") -> list[str]:
+    """["Turno 1", "Momento 5", "Actúa: Sven, luego Soldado 1"]: the parts every header shares."""
+    parts = [f"Turno {fight.turn}"]
+    if fight.quick:
+        parts.append("Iniciativa rápida")
+    elif fight.moment is not None:
+        parts.append(f"Momento {fight.moment}")
+    if fight.turn_over:
+        parts.append(over)
+        return parts
+    names = [literal(c.name) for c in queue(fight) if not (for_players and c.hidden)]
+    if not names:
+        parts.append("nadie en este momento")
+    else:
+        tail = f", luego {', '.join(names[1:])}" if whole_queue and len(names) > 1 else ""
+        parts.append(f"Actúa: {names[0]}{tail}")
+    return parts
+
+
+def header(fight: Fight, *, for_players: bool = False) -> str:
+    """"Nombre · CdB · Turno 1 · Momento 5 · Actúa: Sven, luego Soldado 1"."""
+    parts = [literal(fight.name), RULES_ES.get(fight.rules, fight.rules)]
+    if not fight.started:
+        return " · ".join([*parts, "preparación"])
+    return " · ".join([*parts, *countdown_parts(fight, for_players=for_players)])
+
+
+def sheet_lines(sheet: Sheet) -> list[str]:
+    """The grid as text lines: `Mom │ …`, one line per moment."""
+    lines = ["  Mom │ " + " ".join(fit(col.label or literal(col.name), col.width)
+                                  for col in sheet.columns)]
+    for index, moment in enumerate(sheet.moments):
+        mark = "▸" if moment == sheet.current else " "
+        cells = " ".join(fit(col.cells[index].text, col.width) for col in sheet.columns)
+        lines.append(f"{mark}{moment:>4} │ {cells}".rstrip())
+    return lines
+
+
+def column_label(c: Combatant, secret: bool = False) -> str:
+    """The column header: the name, a group's members left (×5) and the total
+    modifier to its next roll when it is not 0 (neither for a private PNJ)."""
+    label = literal(c.name)
+    if c.is_group and not secret:
+        label += f" ×{c.members}"
+    if c.modifier and not secret:
+        label += f" {signed(c.modifier)}"
+    return label
+
+
+def track_text(track: Track, categories: tuple[str, ...]) -> str:
+    """"Herido (4/11)": the worst category marked and the boxes marked, or "—"."""
+    category = track.category
+    if category is None or track.count == 0:
+        return "—"
+    return f"{categories[category]} ({track.count}/{track.size})"
+
+
+def signed(value: int) -> str:
+    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
