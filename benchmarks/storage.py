@@ -18,7 +18,7 @@ process holds what a DJ who reopens the save holds, not 10,000 cached states), a
 * load: `store.read(path)` of a compacted save, and of a save with 100 journal
   entries pending (they are replayed on top of the snapshot);
 * size: the file in KB (1,024 bytes), compacted and with 100 entries pending;
-* player view: a `store.Follower` follows the file; after each `record` its
+* player view: a `follow.Follower` follows the file; after each `record` its
   `poll()` is timed (the work the player view does before repainting: an appended
   entry is read and replayed on its own; after a compaction the file was replaced,
   so that poll is a full read).  For comparison, "full re-read" times a fresh
@@ -46,7 +46,7 @@ run) is printed too:
 * undo after load: the first `deshacer` of a loaded session (only the current
   state is known: the history is replayed once, and checked against it);
 * load + undo: both, as a DJ who reopens the save and undoes pays them;
-* poll after a command / after an undo: a `store.Follower` that has read the save
+* poll after a command / after an undo: a `follow.Follower` that has read the save
   polls after one journal entry was appended (an undo makes it replay too).
 
 Goal: 20,000 commands load and undo in under 1 s and 200 MB; 100,000 in under
@@ -74,7 +74,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from cdbtui import store  # noqa: E402
+from cdbtui import files, follow, funnel, store  # noqa: E402
 from cdbtui.engine.commands import quote  # noqa: E402
 from cdbtui.engine.parser import parse  # noqa: E402
 from cdbtui.engine.rules import queue  # noqa: E402
@@ -138,8 +138,8 @@ def measure(count: int, history: int, samples: int, folder: Path) -> dict:
     result: dict = {"size": path.stat().st_size}
     result["load"] = [timed(lambda: store.read(path)) for _ in range(few)]
 
-    save_file = store.SaveFile.open(path)
-    follower = store.Follower(path)
+    save_file = funnel.SaveFile.open(path)
+    follower = follow.Follower(path)
     follower.poll()
     record: list[float] = []
     append: list[float] = []
@@ -154,7 +154,7 @@ def measure(count: int, history: int, samples: int, folder: Path) -> dict:
         (in_run if save_file.journal == 0 else append).append(spent)
         poll.append(timed(follower.poll))
         if number % every == every - 1:
-            full.append(timed(lambda: store.Follower(path).poll()))
+            full.append(timed(lambda: follow.Follower(path).poll()))
     result.update(record=record, append=append, compactions=in_run, poll=poll, full=full)
     result["in_sync"] = (follower.session is not None
                          and follower.session.fight == save_file.session.fight)
@@ -173,7 +173,7 @@ def measure(count: int, history: int, samples: int, folder: Path) -> dict:
     result["pending_entries"] = loaded.journal
     result["pending_size"] = pending.stat().st_size
     result["load_pending"] = [timed(lambda: store.read(pending)) for _ in range(few)]
-    for leftover in (path, pending, store.backup_path(path)):
+    for leftover in (path, pending, files.backup_path(path)):
         leftover.unlink(missing_ok=True)
     return result
 
@@ -339,7 +339,7 @@ def child(task: str, path: Path, samples: int) -> dict:
         after_do, after_undo = [], []
         for number in range(samples):
             copy = _fresh_copy(path, number)
-            follower = store.Follower(copy)
+            follower = follow.Follower(copy)
             follower.poll()  # the full read when the view opens: not timed
             fight = follower.session.fight
             line = parse(campaign_line(follower.session), fight).line()
@@ -355,7 +355,7 @@ def child(task: str, path: Path, samples: int) -> dict:
         result["rss"] = _peak_rss_mb()
         copy = _fresh_copy(path, samples)
         tracemalloc.start()
-        follower = store.Follower(copy)
+        follower = follow.Follower(copy)
         follower.poll()
         _append(copy, Outcome(follower.session.fight, "", UNDO))
         follower.poll()
@@ -450,7 +450,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(dir=args.dir, prefix="cdbtui-bench-") as tmp:
         folder = Path(tmp)
         print(f"saves in {folder}; autosave samples: {samples} per cell;"
-              f" COMPACT_EVERY = {store.COMPACT_EVERY}; times in ms")
+              f" COMPACT_EVERY = {funnel.COMPACT_EVERY}; times in ms")
         if not args.only_long:
             print(f"{'comb':>4} {'history':>7} {'measure':<24} {'median':>9} {'p95':>9} {'max':>9}")
             for history in histories:

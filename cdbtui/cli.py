@@ -18,7 +18,9 @@ from .engine.session import Session
 from .library import entries, saves_folder
 from .engine.limits import shown, text_problem
 from .printable import literal
-from .store import SaveError, SaveFile, folder_lock, load, write_atomic
+from .files import SaveError, folder_lock, write_atomic
+from .funnel import SaveFile, house_file_line
+from .store import load
 from .view import board_text, state_json
 
 USAGE = """\
@@ -109,16 +111,15 @@ def _new(args: list[str], folder: Path) -> int:
     if not 0 <= seed < 2**63:
         raise UsageError(f"--seed fuera de rango: {seed}")
     session = Session.new(path.stem, rules, seed)
+    party: list[str] = []
     if "--grupo" in options.flags:
         from .roster import party_lines
 
-        for line in party_lines(folder):
-            try:
-                session.execute(line)
-            except Refusal as refusal:
-                return _fail(f"el grupo no se puede añadir («{line}»): {refusal};"
-                             " no se ha creado nada", 1)
-    SaveFile.create(path, session)
+        party = party_lines(folder)
+    try:
+        SaveFile.start(path, session, party)
+    except Refusal as refusal:
+        return _fail(f"el grupo no se puede añadir: {refusal}; no se ha creado nada", 1)
     print(f"Creado {_shown(str(path))} ({rules})")
     return 0
 
@@ -327,14 +328,13 @@ def _house(args: list[str], folder: Path) -> int:
 
     if args[1] in ("no", "-"):
         line = HouseRules("").line()
+    elif not Path(args[1]).expanduser().is_file():
+        raise UsageError(f"no existe el archivo {_shown(args[1])}")
     else:
         try:
-            line = HouseRules(Path(args[1]).read_text("utf-8")).line()
-        except UnicodeDecodeError:
-            raise UsageError(f"{_shown(args[1])} no es texto UTF-8") from None
-        except OSError as error:
-            raise UsageError(f"no se puede leer {_shown(args[1])}:"
-                             f" {error.strerror or error}") from None
+            line = house_file_line(f"casa {args[1]}")
+        except Refusal as refusal:
+            raise UsageError(str(refusal)) from None
     path = Path(args[0])
     with folder_lock(path):
         save_file = SaveFile.open(path)

@@ -24,8 +24,11 @@ from .engine.commands import quote
 from .engine.errors import Refusal
 from .engine.session import Session
 from .engine.text import slug
-from .store import (APP, SCHEMA, SaveError, backup_path, decode, digest_of, read, read_bytes,
-                    section_text, create)
+from .files import SaveError, backup_path, read_bytes
+from .files import folder_lock
+from .files import free_path as next_free
+from .funnel import SaveFile
+from .store import APP, SCHEMA, decode, digest_of, read, section_text
 
 ENVIRONMENT = "CDBTUI_SAVES"
 DEFAULT_FOLDER = Path("saves")
@@ -136,12 +139,7 @@ def free_path(folder: Path, stem: str) -> Path:
     """`folder/stem.toml`, or `stem-2.toml`, `stem-3.toml`…: a file that does not exist."""
     folder.mkdir(parents=True, exist_ok=True)
     stem = stem.lstrip("_.") or "combate"
-    path = folder / f"{stem}.toml"
-    number = 2
-    while path.exists():
-        path = folder / f"{stem}-{number}.toml"
-        number += 1
-    return path
+    return next_free(folder / f"{stem}.toml", lambda n: folder / f"{stem}-{n}.toml")
 
 
 def demo_lines() -> list[str]:
@@ -153,10 +151,7 @@ def demo_lines() -> list[str]:
 def create_demo(folder: Path) -> Path:
     """Write the demo fight to a new file in `folder`; never overwrites."""
     path = free_path(folder, DEMO_NAME)
-    session = Session.new(DEMO_NAME, "cdb", 0)
-    for line in demo_lines():
-        session.execute(line)
-    create(path, session)
+    SaveFile.start(path, Session.new(DEMO_NAME, "cdb", 0), demo_lines())
     return path
 
 
@@ -165,10 +160,7 @@ def create_fight(folder: Path, name: str, rules: str, party: tuple[str, ...] = (
     named after it and never reuses an existing one."""
     path = free_path(folder, slug(name) or "combate")
     seed = int.from_bytes(os.urandom(4), "big")
-    session = Session.new(name, rules, seed)
-    for line in party:
-        session.execute(line)
-    create(path, session)
+    SaveFile.start(path, Session.new(name, rules, seed), list(party))
     return path
 
 
@@ -183,12 +175,11 @@ def duplicate(path: Path) -> Path:
     """A copy of the fight under a new name ("NAME (copia)"), in the same folder."""
     session = read(path).session
     copy = free_path(path.parent, f"{path.stem}-copia")
-    fight = session.fight
+    rename = [f"nombre {quote(session.fight.name + ' (copia)')}"]
     try:
-        session.execute(f"nombre {quote(fight.name + ' (copia)')}")
-    except Refusal:
-        pass  # a name the language can't take: the copy keeps the original's
-    create(copy, session)
+        SaveFile.start(copy, session, rename)
+    except Refusal:  # a name too long for a fight: the copy keeps the original's
+        SaveFile.start(copy, read(path).session)
     return copy
 
 
@@ -200,8 +191,6 @@ def rename(path: Path, new_name: str) -> Path:
     target = path.with_name(f"{slug(new_name) or 'combate'}.toml")
     if target != path and target.exists():
         raise SaveError(f"ya existe {target.name}: elige otro nombre")
-    from .store import SaveFile, folder_lock
-
     with folder_lock(path):
         save_file = SaveFile.open(path)
         try:

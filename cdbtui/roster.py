@@ -19,7 +19,8 @@ from .engine.errors import Refusal
 from .engine.model import DEFAULT_BOXES, Combatant
 from .engine.parser import parse
 from .engine.rules import apply, new_fight
-from .store import SaveError, table_text, write_atomic
+from .files import SaveError, write_atomic
+from .store import table_text
 
 FILE_NAME = "_grupo.toml"
 HEADER = """\

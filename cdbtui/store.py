@@ -14,8 +14,13 @@ The layout of a save (schema 2; the README shows an example):
 - `[[journal]]`: one table per command run since the snapshot (`do = "LINE"`,
   `undo = true` or `redo = true`), appended to the file and fsynced one by one.
 
-Autosaving a command appends a few bytes (`SaveFile.record`); every
-`COMPACT_EVERY` commands, on an undo past the snapshot and on closing, the file is
+This module is the format: text to session and back.  The files themselves
+(atomic writes, the folder lock, safe reads) are `files.py`; playing a save
+(the funnel: run a line, make it durable) is `funnel.py`; following one (the
+player view) is `follow.py`.
+
+Autosaving a command appends a few bytes (`funnel.SaveFile.play`); every
+`funnel.COMPACT_EVERY` commands, on an undo past the snapshot and on closing, the file is
 rewritten whole: to a temporary file in the same folder, fsynced, then put in place
 with `os.replace` and the folder fsynced, the previous version kept as
 `NAME.toml.bak`.  A crash leaves the old file or the new one; a torn last journal
@@ -26,17 +31,8 @@ migrated when next written, keeping the original as `NAME.toml.v1`.
 
 from __future__ import annotations
 
-import errno
-import fcntl
 import hashlib
-import os
-import shutil
-import stat
-import tempfile
-import time
 import tomllib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -53,11 +49,10 @@ from .engine.model import Fight, LogEntry
 from .engine.parser import parse
 from .engine.rules import new_fight
 from .engine.session import DO, REDO, UNDO, Outcome, Session
+from .files import SaveError, read_bytes, write_atomic
 
 APP = "cdbtui"
 SCHEMA = 2
-#: Journal entries appended before the file is rewritten whole.
-COMPACT_EVERY = 100
 
 HEADER = """\
 # Partida de cdbtui (formato 2). Se puede leer y, con cuidado, corregir a mano:
@@ -67,10 +62,6 @@ HEADER = """\
 #   [history]   las órdenes desde el combate vacío, para deshacer y rehacer
 #   [[journal]] las órdenes posteriores al último guardado completo
 """
-
-
-class SaveError(Exception):
-    """A save that cannot be read or written; `str()` is one Spanish line."""
 
 
 # ---------------------------------------------------------------- to TOML
@@ -213,10 +204,10 @@ class Loaded:
     notes: list[str] = field(factory=list)
 
 
-_JOURNAL = "\n[[journal]]\n"
+JOURNAL = "\n[[journal]]\n"
 
 
-def shown(text: object) -> str:
+def brief(text: object) -> str:
     """A value from a file, safe inside a one-line message (newlines escaped, cut short)."""
     value = str(text).encode("unicode_escape").decode("ascii") if not str(text).isprintable() else str(text)
     return value if len(value) <= 60 else value[:57] + "…"
@@ -287,7 +278,7 @@ def _decode_fight(table: Any, header: str) -> Fight:
     fight = evolve(from_data(Fight, {k: v for k, v in table.items() if k != "log"}, f"[{header}]"),
                    log=log)
     if fight.rules not in RULESETS:
-        raise SaveError(f"[{header}] › rules: reglas desconocidas «{shown(fight.rules)}» (cdb o walkure)")
+        raise SaveError(f"[{header}] › rules: reglas desconocidas «{brief(fight.rules)}» (cdb o walkure)")
     if fight.started and not fight.quick and fight.moment is None:
         raise SaveError(f"[{header}]: el combate va por el turno {fight.turn} pero falta «moment»")
     seen: set[str] = set()
@@ -295,12 +286,12 @@ def _decode_fight(table: Any, header: str) -> Fight:
         trouble = name_problem(combatant.name)
         if trouble is not None:
             raise SaveError(f"[{header}] combatiente nº {number}: nombre no válido"
-                            f" «{shown(combatant.name)}» ({trouble})")
+                            f" «{brief(combatant.name)}» ({trouble})")
         if combatant.key in seen:
-            raise SaveError(f"[{header}]: el nombre «{shown(combatant.name)}» está repetido")
+            raise SaveError(f"[{header}]: el nombre «{brief(combatant.name)}» está repetido")
         seen.add(combatant.key)
         if fight.started and (combatant.start is None) != (combatant.marker is None):
-            raise SaveError(f"[{header}] combatiente «{shown(combatant.name)}»: «start» y «marker»"
+            raise SaveError(f"[{header}] combatiente «{brief(combatant.name)}»: «start» y «marker»"
                             " deben estar los dos o ninguno")
     _check_playable(fight, header, seen)
     return fight
@@ -316,18 +307,18 @@ def _check_playable(fight: Fight, header: str, names: set[str]) -> None:
         raise SaveError(f"[{header}] › house: las reglas de la casa no valen: {refusal}") from None
     known = {m.id for m in book.maneuvers} | {"gasta"}  # a free action may be carried too
     for c in fight.combatants:
-        where = f"[{header}] combatiente «{shown(c.name)}»"
+        where = f"[{header}] combatiente «{brief(c.name)}»"
         if c.carried is not None and c.carried.maneuver not in known:
-            raise SaveError(f"{where}: la maniobra pendiente «{shown(c.carried.maneuver)}»"
+            raise SaveError(f"{where}: la maniobra pendiente «{brief(c.carried.maneuver)}»"
                             " no existe en este reglamento")
         unknown = [t for t in c.talents if t not in TALENT_ES]
         if unknown:
-            raise SaveError(f"{where}: talento desconocido «{shown(unknown[0])}»")
+            raise SaveError(f"{where}: talento desconocido «{brief(unknown[0])}»")
         for what, other in (("duel", c.duel), ("mount", c.mount)):
             if other is not None and other.casefold() not in names:
-                raise SaveError(f"{where} › {what}: «{shown(other)}» no está en el combate")
+                raise SaveError(f"{where} › {what}: «{brief(other)}» no está en el combate")
     if fight.actor is not None and fight.actor.casefold() not in names:
-        raise SaveError(f"[{header}] › actor: «{shown(fight.actor)}» no está en el combate")
+        raise SaveError(f"[{header}] › actor: «{brief(fight.actor)}» no está en el combate")
 
 
 def _strings(value: Any, where: str) -> list[str]:
@@ -336,7 +327,7 @@ def _strings(value: Any, where: str) -> list[str]:
     return list(value)
 
 
-def _replay(session: Session, entries: Any) -> tuple[int, bool]:
+def replay_journal(session: Session, entries: Any) -> tuple[int, bool]:
     """Apply the journal to the session; returns (entries applied, torn tail dropped)."""
     if not isinstance(entries, list):
         raise SaveError("[[journal]]: se esperaba una lista de órdenes")
@@ -349,7 +340,7 @@ def _replay(session: Session, entries: Any) -> tuple[int, bool]:
         if not isinstance(entry, dict) or len(entry) != 1:
             raise SaveError(f"{where}: se esperaba una sola clave (do, undo o redo)")
         ((kind, value),) = entry.items()
-        where = f"{where} ({shown(kind)})"
+        where = f"{where} ({brief(kind)})"
         try:
             if kind == DO and isinstance(value, str):
                 session.run(parse(value, session.fight))
@@ -358,9 +349,9 @@ def _replay(session: Session, entries: Any) -> tuple[int, bool]:
             elif kind == REDO and value is True:
                 session.redo()
             else:
-                raise SaveError(f"{where}: entrada desconocida «{shown(kind)} = {shown(repr(value))}»")
+                raise SaveError(f"{where}: entrada desconocida «{brief(kind)} = {brief(repr(value))}»")
         except Refusal as refusal:
-            raise SaveError(f"{where} «{shown(value)}» no se puede aplicar: {refusal}") from None
+            raise SaveError(f"{where} «{brief(value)}» no se puede aplicar: {refusal}") from None
     return (len(entries) - 1 if torn else len(entries)), torn
 
 
@@ -406,7 +397,7 @@ def _session_v2(document: dict[str, Any], text: str) -> Loaded:
             edited = True
             notes.append("El historial guardado no lleva a este estado del combate (¿se"
                          " editó a mano?): deshacer empieza aquí")
-    applied, torn = _replay(session, document.get("journal", []))
+    applied, torn = replay_journal(session, document.get("journal", []))
     return Loaded(session, SCHEMA, applied, edited, torn, notes)
 
 
@@ -454,56 +445,10 @@ def read_text(text: str) -> Loaded:
 def read(path: Path) -> Loaded:
     """Read a save from disk; errors name the file."""
     path = Path(path)
-    return _loaded(path, read_bytes(path))
+    return loaded_from(path, read_bytes(path))
 
 
-#: The largest save read (a whole campaign evening is a few MB): a bigger file, or
-#: something that is not a regular file (a FIFO, /dev/zero), is not a save.
-MAX_SIZE = 256 * 1024 * 1024
-
-
-def read_bytes(path: Path) -> bytes:
-    return _file_bytes_stamped(path)[0]
-
-
-def _file_bytes_stamped(path: Path) -> tuple[bytes, tuple[int, int, int]]:
-    """The bytes of the save at `path` and the stamp of exactly those bytes."""
-    try:
-        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
-    except FileNotFoundError:
-        raise SaveError(f"no existe {path}") from None
-    except IsADirectoryError:
-        raise SaveError(f"{path} es una carpeta, no una partida") from None
-    except OSError as error:
-        raise SaveError(f"no se puede leer {path}: {error.strerror or error}") from None
-    try:
-        info = os.fstat(handle)
-        if stat.S_ISDIR(info.st_mode):
-            raise SaveError(f"{path} es una carpeta, no una partida")
-        if not stat.S_ISREG(info.st_mode):
-            raise SaveError(f"{path} no es un archivo normal (¿una tubería o un dispositivo?):"
-                            " no es una partida")
-        if info.st_size > MAX_SIZE:
-            raise SaveError(f"{path} ocupa {info.st_size // (1024 * 1024)} MB: demasiado para"
-                            " ser una partida")
-        chunks = []
-        left = MAX_SIZE + 1
-        while left > 0:
-            chunk = os.read(handle, min(left, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        if left <= 0:
-            raise SaveError(f"{path} es demasiado grande para ser una partida")
-        return b"".join(chunks), _fd_stamp(handle)
-    except OSError as error:
-        raise SaveError(f"no se puede leer {path}: {error.strerror or error}") from None
-    finally:
-        os.close(handle)
-
-
-def _loaded(path: Path, data: bytes) -> Loaded:
+def loaded_from(path: Path, data: bytes) -> Loaded:
     try:
         text, cut = decode(data)
         loaded = read_text(text)
@@ -539,71 +484,6 @@ def load(path: Path) -> Session:
 # ---------------------------------------------------------------- writing
 
 
-def _mode_for(path: Path) -> int:
-    """Keep an existing save's permissions; a new one gets the usual 0o666 & ~umask
-    (mkstemp's private 0o600 would hide the save from a player view run by others)."""
-    try:
-        return path.stat().st_mode & 0o777
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        return 0o666 & ~mask
-
-
-def _fsync_folder(folder: Path) -> None:
-    try:
-        directory = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(directory)
-    except OSError:
-        pass
-    finally:
-        os.close(directory)
-
-
-def backup_path(path: Path) -> Path:
-    return path.with_name(path.name + ".bak")
-
-
-def _keep_backup(path: Path) -> None:
-    """Make `NAME.toml.bak` the current version of `path` (a hard link: no copy)."""
-    staging = path.with_name(f".{path.name}.bak.tmp")
-    staging.unlink(missing_ok=True)
-    try:
-        try:
-            os.link(path, staging)
-        except FileNotFoundError:
-            return
-        except OSError:  # a file system without hard links
-            shutil.copy2(path, staging)
-        os.replace(staging, backup_path(path))
-    except BaseException:
-        staging.unlink(missing_ok=True)
-        raise
-
-
-def write_atomic(path: Path, text: str, *, backup: bool = False) -> None:
-    """Replace `path` with `text` so that a crash leaves the old or the new file whole."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        os.fchmod(handle, _mode_for(path))
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        if backup:
-            _keep_backup(path)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    _fsync_folder(folder)
-
-
 def save(path: Path, session: Session) -> None:
     """Write the whole fight to `path` (atomically, keeping the old one as .bak)."""
     try:
@@ -620,369 +500,3 @@ def create(path: Path, session: Session) -> None:
     if not path.parent.exists():
         raise SaveError(f"no existe la carpeta {path.parent}")
     save(path, session)
-
-
-def _stamp(path: Path) -> tuple[int, int, int] | None:
-    try:
-        info = path.stat()
-    except OSError:
-        return None
-    return (info.st_ino, info.st_size, info.st_mtime_ns)
-
-
-def _fd_stamp(handle: int) -> tuple[int, int, int]:
-    info = os.fstat(handle)
-    return (info.st_ino, info.st_size, info.st_mtime_ns)
-
-
-#: How long a write waits for another program's lock on the folder before giving up.
-LOCK_WAIT = 10.0
-#: Locks this process holds, by folder: (descriptor, depth).  A lock is reentrant
-#: within the process (flock on a second descriptor of the same process would wait
-#: for itself).
-_HELD: dict[str, list[int]] = {}
-
-
-@contextmanager
-def folder_lock(path: Path) -> Iterator[None]:
-    """An exclusive lock (flock) on the folder of the save `path` (its real folder,
-    through symbolic links): every cdbtui program that reads a save to write it
-    holds it from that read until the write is durable."""
-    folder = os.path.dirname(os.path.realpath(path)) or "."
-    held = _HELD.get(folder)
-    if held is not None:
-        held[1] += 1
-        try:
-            yield
-        finally:
-            held[1] -= 1
-        return
-    try:
-        handle = os.open(folder, os.O_RDONLY)
-    except OSError:
-        yield  # no lock to be had (an odd file system): write anyway
-        return
-    try:
-        deadline = time.monotonic() + LOCK_WAIT
-        while True:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise SaveError(f"otro programa tiene bloqueada la carpeta de {path}"
-                                    " desde hace más de 10 s: no se guarda") from None
-                time.sleep(0.01)
-            except OSError:
-                break  # flock not supported here: write anyway
-        _HELD[folder] = [handle, 1]
-        try:
-            yield
-        finally:
-            del _HELD[folder]
-    finally:
-        os.close(handle)  # releases the lock
-
-
-def _free_copy(path: Path, suffix: str) -> Path:
-    target = path.with_name(path.name + suffix)
-    number = 2
-    while target.exists():
-        target = path.with_name(f"{path.name}{suffix}-{number}")
-        number += 1
-    return target
-
-
-def append_all(path: Path, data: bytes) -> tuple[int, int, int]:
-    """Append `data` to `path` and fsync it, all or nothing: a short write (a full
-    disk) is cut back to the old size before the error is raised.  Returns the
-    file's stamp after the write."""
-    handle = os.open(path, os.O_WRONLY | os.O_APPEND)
-    try:
-        size = os.fstat(handle).st_size
-        try:
-            left = data
-            while left:
-                written = os.write(handle, left)
-                if written <= 0:
-                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-                left = left[written:]
-            os.fsync(handle)
-        except BaseException as error:
-            try:
-                os.ftruncate(handle, size)
-                os.fsync(handle)
-                restored = _fd_stamp(handle)
-            except OSError:
-                restored = None
-            if isinstance(error, OSError):
-                error.restored_stamp = restored  # type: ignore[attr-defined]
-            raise
-        return _fd_stamp(handle)
-    finally:
-        os.close(handle)
-
-
-class Reloaded(SaveError):
-    """Another program changed the save: the session now holds the file's state and
-    the command was not run (the DJ decides again on what the screen now shows)."""
-
-
-@define
-class SaveFile:
-    """The save a DJ is playing: `play(line)` runs a command and makes it durable.
-
-    Nothing is written until the first command is recorded, so opening a save and
-    running a refused command leaves the file exactly as it was.  The first write
-    rewrites the file whole if the reading had to migrate or recover; later ones
-    append a journal entry, until `COMPACT_EVERY` of them.  Writes go through a
-    symbolic link to the file it points at (`target`), which stays a link.
-    """
-
-    path: Path
-    session: Session
-    #: Why the next write must rewrite the file whole (None: appending is fine).
-    pending: str | None = None
-    #: The schema the file had when read (an older one is copied aside first).
-    schema: int = SCHEMA
-    #: How the file looked after our last read or write, to notice changes by others.
-    stamp: tuple[int, int, int] | None = None
-    journal: int = 0
-    #: len(session.lines) in the snapshot: undoing below it prefers a rewrite.
-    floor: int = 0
-    notes: list[str] = field(factory=list)
-
-    @property
-    def target(self) -> Path:
-        """The file written: `path`, or what it links to."""
-        return Path(os.path.realpath(self.path))
-
-    @classmethod
-    def open(cls, path: Path) -> SaveFile:
-        """Read a save to play it.  Under the folder lock, so that the stamp taken is
-        that of the bytes read (a write landing in between would be missed)."""
-        path = Path(path)
-        with folder_lock(path):
-            data, stamp = _file_bytes_stamped(path)
-            loaded = _loaded(path, data)
-        save_file = cls(path, loaded.session, schema=loaded.schema, stamp=stamp,
-                        journal=loaded.journal, floor=len(loaded.session.lines))
-        save_file.notes.extend(loaded.notes)
-        if loaded.schema < SCHEMA:
-            save_file.pending = "migrate"
-            save_file.notes.append(
-                f"Partida de un formato anterior ({loaded.schema}): al guardar se"
-                f" convierte y el original queda en {path.name}.v{loaded.schema}"
-            )
-        elif loaded.edited:
-            save_file.pending = "edited"
-            if not loaded.notes:
-                save_file.notes.append(
-                    "La partida se editó a mano: se usa tal cual y deshacer empieza aquí"
-                )
-        elif loaded.torn:
-            save_file.pending = "torn"
-            save_file.notes.append("Se descartó la última orden, que quedó a medio guardar")
-        elif loaded.journal:  # tidy up on the first write; the snapshot's floor is unknown
-            save_file.pending = "tidy"
-        return save_file
-
-    @classmethod
-    def create(cls, path: Path, session: Session) -> SaveFile:
-        with folder_lock(path):
-            create(path, session)
-            return cls(Path(path), session, stamp=_stamp(Path(path)), floor=len(session.lines))
-
-    @property
-    def changed_on_disk(self) -> bool:
-        """The file is not as we left it (another program wrote it)."""
-        return _stamp(self.path) != self.stamp
-
-    # ------------------------------------------------------------ the funnel
-
-    def play(self, line: str) -> Outcome:
-        """Run one command line and make it durable, or change nothing.
-
-        Under the folder lock from the check that the file is as we left it until
-        the write is on disk.  `Refusal` (the engine said no) and `SaveError` (the
-        file could not be written) leave the session and the file as they were;
-        `Reloaded` means another program had written the save: the session now
-        holds the file's state and `line` was not run.
-        """
-        with folder_lock(self.path):
-            self._catch_up()
-            mark = self.session.mark()
-            outcome = self.session.execute(line)
-            try:
-                self._record(outcome)
-            except BaseException:
-                self.session.rollback(mark)
-                raise
-            return outcome
-
-    def _catch_up(self) -> None:
-        """Before a write: if the file changed since we read or wrote it, take its
-        state (`Reloaded`); if it is gone, write ours whole again; if it can't be
-        read, refuse to write (the DJ may be fixing it by hand)."""
-        if self.stamp is None or _stamp(self.path) == self.stamp:
-            return
-        if not os.path.lexists(self.path) or not os.path.exists(self.path):
-            self.pending = "lost"
-            return
-        try:
-            fresh = SaveFile.open(self.path)
-        except SaveError as error:
-            raise SaveError(f"{error} · la orden no se ha guardado ni aplicado; cuando el"
-                            " archivo vuelva a leerse se seguirá desde él") from None
-        self.session, self.pending, self.schema = fresh.session, fresh.pending, fresh.schema
-        self.stamp, self.journal, self.floor = fresh.stamp, fresh.journal, fresh.floor
-        raise Reloaded(
-            "La partida cambió en el disco (otro programa): recargada."
-            " Repite la orden si sigue haciendo falta."
-        )
-
-    def record(self, outcome: Outcome) -> None:
-        """Make the command just run by the session durable (or raise `SaveError`,
-        and the file is as it was before it).  `play` is the usual way in."""
-        with folder_lock(self.path):
-            if self.stamp is not None and _stamp(self.path) != self.stamp:
-                if os.path.exists(self.path):
-                    raise SaveError(
-                        f"{self.path} cambió mientras tanto (otro programa la está jugando):"
-                        " no se guarda esta orden; vuelve a abrir la partida"
-                    )
-                self.pending = "lost"
-            self._record(outcome)
-
-    def _record(self, outcome: Outcome) -> None:
-        if outcome.kind == UNDO and len(self.session.lines) < self.floor:
-            self.pending = self.pending or "undo"
-        must = self.pending in ("migrate", "torn", "lost")
-        if must or self.pending is not None or self.journal >= COMPACT_EVERY:
-            try:
-                self._compact()
-                return
-            except SaveError:
-                if must or self.stamp is None:
-                    raise
-                # Only tidiness was lost: the journal entry below is as durable.
-        try:
-            self.stamp = append_all(self.target, journal_entry(outcome).encode("utf-8"))
-        except OSError as error:
-            # The file is as before this command (cut back), with a new time: ours
-            # still.  If it could not be cut back, the next write rewrites it whole.
-            restored = getattr(error, "restored_stamp", None)
-            if restored is None:
-                self.pending = "torn"
-            else:
-                self.stamp = restored
-            raise SaveError(
-                f"no se puede guardar {self.path}: {error.strerror or error}"
-                " · la orden no se ha aplicado"
-            ) from None
-        self.journal += 1
-
-    def compact(self) -> None:
-        """Rewrite the file whole: the current state, the history, an empty journal."""
-        with folder_lock(self.path):
-            if self.stamp is not None and self.changed_on_disk and os.path.exists(self.path):
-                raise SaveError(f"{self.path} cambió mientras tanto (otro programa):"
-                                " no se reescribe")
-            self._compact()
-
-    def _compact(self) -> None:
-        target = self.target
-        if self.pending == "migrate" and target.exists():
-            try:
-                shutil.copy2(target, _free_copy(target, f".v{self.schema}"))
-            except OSError as error:
-                raise SaveError(f"no se puede guardar {self.path}: {error.strerror or error}") from None
-        save(target, self.session)
-        self.pending = None
-        self.schema = SCHEMA
-        self.journal = 0
-        self.floor = len(self.session.lines)
-        self.stamp = _stamp(self.path)
-
-    def close(self) -> str | None:
-        """Leave the file tidy (no journal) if anything was appended, unless another
-        program has written it since (its version is newer than ours).  Everything
-        is already durable: a rewrite that fails (a full disk) leaves the journal as
-        it is, and the reason is returned instead of raised."""
-        if not self.journal:
-            return None
-        try:
-            with folder_lock(self.path):
-                if not self.changed_on_disk:
-                    self._compact()
-        except SaveError as error:
-            return str(error)
-        return None
-
-    def cleanup_leftovers(self) -> None:
-        """Remove temporary files a crash mid-write may have left beside the save."""
-        target = self.target
-        for leftover in target.parent.glob(f".{target.name}.*.tmp"):
-            try:
-                leftover.unlink()
-            except OSError:
-                pass
-
-
-class Follower:
-    """Follows a save that another process is playing (the player view).
-
-    `poll()` looks at the file and brings `session` up to date: when only journal
-    entries were appended since the last look it reads and replays just those, so
-    following stays cheap however long the fight; anything else (a rewrite, an
-    atomic replace, a file that shrank) is a full `read`.  A missing or broken file
-    raises `SaveError` and leaves `session` as it was: the last good state.
-    """
-
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self.session: Session | None = None
-        self._stamp: tuple[int, int, int] | None = None
-        self._offset = 0
-
-    def poll(self) -> bool:
-        """True when `session` changed since the last call."""
-        stamp = _stamp(self.path)
-        if stamp is None:
-            raise SaveError(f"no existe {self.path}")
-        if stamp == self._stamp:
-            return False
-        if (self.session is not None and self._stamp is not None
-                and stamp[0] == self._stamp[0] and 0 <= self._offset < stamp[1]
-                and self._read_tail()):
-            self._stamp = stamp
-            return True
-        self._read_whole()
-        self._stamp = stamp
-        return True
-
-    def _read_tail(self) -> bool:
-        """Replay what was appended; False if it is not a whole run of journal entries."""
-        try:
-            with open(self.path, "rb") as file:
-                file.seek(self._offset)
-                tail = file.read()
-            text = tail.decode("utf-8")
-            if not text.startswith(_JOURNAL) or not text.endswith("\n"):
-                return False
-            entries = tomllib.loads(text).get("journal")
-            if not isinstance(entries, list) or {} in entries:
-                return False
-            assert self.session is not None
-            _replay(self.session, entries)
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, SaveError):
-            return False
-        self._offset += len(tail)
-        return True
-
-    def _read_whole(self) -> None:
-        data = read_bytes(self.path)
-        loaded = _loaded(self.path, data)
-        self.session = loaded.session
-        # After a torn tail, read it whole again next time rather than append to it.
-        self._offset = -1 if loaded.torn else len(data)

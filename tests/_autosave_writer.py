@@ -38,7 +38,7 @@ from pathlib import Path
 if __name__ == "__main__":  # run as a script: import cdbtui from the checkout
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cdbtui import store  # noqa: E402
+from cdbtui import files, funnel, store  # noqa: E402
 from cdbtui.engine.commands import quote  # noqa: E402
 from cdbtui.engine.errors import Refusal  # noqa: E402
 from cdbtui.engine.rules import queue  # noqa: E402
@@ -116,7 +116,7 @@ def _arm(crash: str) -> list[int]:
         return recorded[0] + 1 == target
 
     real_write, real_replace = os.write, os.replace
-    real_fsync_folder = store._fsync_folder
+    real_fsync_folder = files._fsync_folder
 
     def write(fd: int, data: bytes) -> int:
         if point == "append-half" and armed() and data.startswith(b"\n[[journal]]"):
@@ -140,7 +140,7 @@ def _arm(crash: str) -> list[int]:
 
     os.write = write  # type: ignore[assignment]
     os.replace = replace  # type: ignore[assignment]
-    store._fsync_folder = fsync_folder  # type: ignore[assignment]
+    files._fsync_folder = fsync_folder  # type: ignore[assignment]
     return recorded
 
 
@@ -151,7 +151,7 @@ def main(argv: list[str]) -> int:
     count = int(argv[2]) if len(argv) > 2 else 200
     crash = os.environ.get("CDB_CRASH")
     recorded = _arm(crash) if crash else [0]
-    save_file = store.SaveFile.open(path)
+    save_file = funnel.SaveFile.open(path)
     out = sys.stdout
 
     def acknowledge(number: int, session: Session) -> None:

@@ -7,8 +7,10 @@ import time
 
 import pytest
 
+from cdbtui import files
 from cdbtui import library, roster, store
-from cdbtui.store import SaveError, SaveFile
+from cdbtui.files import SaveError
+from cdbtui.funnel import SaveFile
 from fights import demo_lines, play
 
 
@@ -80,8 +82,8 @@ def test_rename_changes_the_fight_and_the_file_with_its_backup(folder):
     store.save(path, store.load(path))  # a .bak exists
     target = library.rename(path, "La Noche del Puerto")
     assert target == folder / "la-noche-del-puerto.toml"
-    assert not path.exists() and not store.backup_path(path).exists()
-    assert store.backup_path(target).exists()
+    assert not path.exists() and not files.backup_path(path).exists()
+    assert files.backup_path(target).exists()
     renamed = store.load(target)
     assert renamed.fight.name == "La Noche del Puerto"
     renamed.undo()
@@ -103,10 +105,10 @@ def test_trash_moves_the_fight_and_its_companions_never_erases(folder):
     store.save(path, store.load(path))
     content = path.read_bytes()
     where = library.trash(path)
-    assert not path.exists() and not store.backup_path(path).exists()
+    assert not path.exists() and not files.backup_path(path).exists()
     assert where.parent == folder / library.TRASH
     assert where.read_bytes() == content
-    assert store.backup_path(where).exists()
+    assert files.backup_path(where).exists()
     assert store.load(where).fight.name == "Emboscada en el puerto"
 
 

@@ -19,7 +19,9 @@ from cdbtui.engine.commands import quote
 from cdbtui.engine.errors import Refusal
 from cdbtui.engine.limits import name_problem
 from cdbtui.engine.session import Session
-from cdbtui.store import SaveError, SaveFile, create, load
+from cdbtui.files import SaveError
+from cdbtui.funnel import SaveFile
+from cdbtui.store import create, load
 
 #: Characters that matter: odd spaces, invisible ones, controls, bidi, emoji, accents.
 TRICKY = st.sampled_from([

@@ -18,11 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from cdbtui import store
+from cdbtui import files, funnel, store
 from cdbtui.cli import main
 from cdbtui.engine.errors import Refusal
 from cdbtui.engine.session import Session
-from cdbtui.store import SaveError, SaveFile, load, read
+from cdbtui.files import SaveError
+from cdbtui.funnel import SaveFile
+from cdbtui.store import load, read
 
 # ---------------------------------------------------------------- helpers
 
@@ -193,7 +195,7 @@ def test_a_write_by_another_program_between_read_and_write_is_noticed(fight, cap
     mine = SaveFile.open(fight)
     other = SaveFile.open(fight)
     other.play("alta Bea ac=5")
-    with pytest.raises(store.Reloaded):
+    with pytest.raises(funnel.Reloaded):
         mine.play("alta Cris ac=5")
     assert mine.session.fight.find("Bea") is not None  # it took the file's state
     mine.play("alta Cris ac=5")
@@ -224,7 +226,7 @@ def test_a_short_write_on_a_full_disk_is_cut_back_and_the_command_not_acknowledg
     before_bytes = fight.read_bytes()
     before_fight, before_lines = save_file.session.fight, list(save_file.session.lines)
     with monkeypatch.context() as patch:
-        patch.setattr(store.os, "write", _short_then_full(os.write))
+        patch.setattr(files.os, "write", _short_then_full(os.write))
         with pytest.raises(SaveError, match="no se ha aplicado"):
             save_file.play("alta Dani ac=5")
     assert fight.read_bytes() == before_bytes
@@ -275,7 +277,7 @@ def test_export_never_overwrites_a_fight_or_its_backups(capsys, tmp_path, fight)
     other = tmp_path / "otra.toml"
     run(capsys, "new", str(other))
     run(capsys, "do", str(fight), "alta Ana ac=5")
-    for target in (other, store.backup_path(fight), tmp_path / "t.toml.v1"):
+    for target in (other, files.backup_path(fight), tmp_path / "t.toml.v1"):
         if not target.exists():
             target.write_bytes(other.read_bytes())
         before = target.read_bytes()
@@ -307,13 +309,13 @@ def test_a_save_behind_a_symbolic_link_stays_a_link_after_a_full_rewrite(capsys,
     link = tmp_path / "f.toml"
     link.symlink_to(real)
     save_file = SaveFile.open(link)
-    for number in range(store.COMPACT_EVERY + 2):
+    for number in range(funnel.COMPACT_EVERY + 2):
         save_file.play(f"nombre N{number}")
     save_file.close()
     assert link.is_symlink()
-    assert load(real).fight.name == f"N{store.COMPACT_EVERY + 1}"
-    assert store.backup_path(real).exists()
-    assert not store.backup_path(link).exists()
+    assert load(real).fight.name == f"N{funnel.COMPACT_EVERY + 1}"
+    assert files.backup_path(real).exists()
+    assert not files.backup_path(link).exists()
 
 
 # ---------------------------------------------------------------- 9, 11. files that can't be played

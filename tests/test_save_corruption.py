@@ -7,7 +7,8 @@ and `cdbtui do`, so it is a compacted snapshot without a journal.  Every variant
 other schemas, other files, bad journal entries) must be refused by both
 `cdbtui do FILE siguiente` and `cdbtui show FILE --json`: exit status 2, one Spanish
 line on stderr naming the file, and the file left exactly as it was, alone in its
-folder.
+folder.  The commands run through `cdbtui.cli.main` in this process (`shell.cdbtui`);
+a few variants also go through a real `python -m cdbtui` (exit status, no traceback).
 
 Also here: a torn journal tail (a legitimate crash) loads as the state before that
 command, and a valid hand edit of a name in [fight] is used, with the undo history
@@ -17,18 +18,17 @@ restarting there.
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import shell
 from fights import DEMO
 
-from cdbtui import store
+from cdbtui import funnel, store
 from cdbtui.view import state_json
 
 SEED = "11"
@@ -51,11 +51,8 @@ ENGLISH = ("Traceback", "Error:", "Exception", "File \"")
 
 
 def cdbtui(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "CDBTUI_SAVES"}
-    return subprocess.run(
-        [sys.executable, "-m", "cdbtui", *args],
-        input=stdin, capture_output=True, text=True, cwd=cwd, timeout=60, env=env,
-    )
+    """`cdbtui ARGS` in this process, run in `cwd`, without `$CDBTUI_SAVES`."""
+    return shell.cdbtui(*args, stdin=stdin, cwd=cwd, unset=("CDBTUI_SAVES",))
 
 
 @pytest.fixture(scope="module")
@@ -318,6 +315,27 @@ def test_a_corrupted_save_is_refused_and_left_alone(make, says, original, tmp_pa
     assert f"cdbtui: {error.value}" == do.stderr.strip()
 
 
+#: Variants also refused by a real process: the deepest input, bytes that are not
+#: text, and the two other kinds of damage (truncated, a value of the wrong type).
+IN_A_PROCESS = ("deep-nesting", "file-binary-garbage", "trunc-at-60pct", "type-turn-string")
+
+
+@pytest.mark.parametrize(("make", "says"), [
+    case for case in CASES if case.id in IN_A_PROCESS], ids=IN_A_PROCESS)
+def test_a_corrupted_save_is_refused_by_a_real_process(make, says, original, tmp_path, workdir):
+    import os
+
+    damaged = make(original)
+    path = tmp_path / "puerto.toml"
+    path.write_bytes(damaged)
+    env = {k: v for k, v in os.environ.items() if k != "CDBTUI_SAVES"}
+    do = shell.process("do", str(path), "siguiente", cwd=workdir, env=env)
+    assert says in check_refused(do, path)
+    check_refused(shell.process("show", str(path), "--json", cwd=workdir, env=env), path)
+    assert path.read_bytes() == damaged
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+
+
 # ---------------------------------------------------------------- a torn journal tail
 
 
@@ -327,7 +345,7 @@ def journaled(original, tmp_path) -> tuple[Path, list]:
     not closed), and the states before and after the last one."""
     path = tmp_path / "puerto.toml"
     path.write_bytes(original)
-    save_file = store.SaveFile.open(path)
+    save_file = funnel.SaveFile.open(path)
     states = []
     for line in ("dano Sven 1", "siguiente", 'Sven gasta 1 "recarga rápida"'):
         states.append((list(save_file.session.lines), save_file.session.fight))

@@ -29,7 +29,7 @@ import _autosave_writer as writer
 import pytest
 from fights import demo_lines, play
 
-from cdbtui import store
+from cdbtui import files, funnel, store
 from cdbtui.engine.session import Session
 
 WRITER = Path(__file__).with_name("_autosave_writer.py")
@@ -63,8 +63,8 @@ def state_of(session: Session) -> tuple[tuple[str, ...], str]:
 def reference(seed: int, folder: Path) -> Reference:
     """Play the writer's script in-process with a real SaveFile, noting the rewrites."""
     path = folder / f"ref-{seed}.toml"
-    store.SaveFile.create(path, initial_session())
-    save_file = store.SaveFile.open(path)
+    funnel.SaveFile.create(path, initial_session())
+    save_file = funnel.SaveFile.open(path)
     ref = Reference(seed, [state_of(save_file.session)])
     for number, (outcome, session) in enumerate(
         writer.script(save_file.session, seed, COMMANDS), 1
@@ -74,7 +74,7 @@ def reference(seed: int, folder: Path) -> Reference:
         save_file.record(outcome)
         if path.stat().st_ino != inode:  # put in place by os.replace: a rewrite
             ref.rewrites.append(number)
-            if journal >= store.COMPACT_EVERY:
+            if journal >= funnel.COMPACT_EVERY:
                 ref.full_journal.append(number)
         else:
             assert save_file.journal == journal + 1
@@ -125,7 +125,7 @@ class Kill:
 def new_save(folder: Path) -> Path:
     folder.mkdir()
     path = folder / SAVE
-    store.SaveFile.create(path, initial_session())
+    funnel.SaveFile.create(path, initial_session())
     return path
 
 
@@ -212,13 +212,13 @@ def check_after_kill(path: Path, ref: Reference, last: int, label: str) -> int:
     assert Session(session.base, list(session.lines)).fight == session.fight, label
 
     # The previous version, when there is one, is a whole earlier state too.
-    backup = store.backup_path(path)
+    backup = files.backup_path(path)
     if backup.exists():
         old = state_of(store.load(backup))
         assert old in ref.states[: allowed[state] + 1], label
 
     # Opening the save again and cleaning up leaves only the save (and its .bak).
-    save_file = store.SaveFile.open(path)
+    save_file = funnel.SaveFile.open(path)
     assert state_of(save_file.session) == state
     save_file.cleanup_leftovers()
     assert {p.name for p in folder.iterdir()} <= {path.name, path.name + ".bak"}, label
@@ -324,7 +324,7 @@ def test_a_torn_append_is_dropped_and_the_next_command_rewrites_the_file(referen
     number = next(n for n in range(10, COMMANDS) if n not in ref.rewrites)
     path = new_save(tmp_path / "torn")
     run_and_kill(Kill(ref.seed, None, 0.0, crash=f"{number}:append-half"), path, ref)
-    save_file = store.SaveFile.open(path)
+    save_file = funnel.SaveFile.open(path)
     assert state_of(save_file.session) == ref.states[number - 1]
     save_file.record(save_file.session.execute("dano Mike 1"))
     loaded = store.read(path)

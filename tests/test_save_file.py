@@ -11,10 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cdbtui import store
+from cdbtui import files, follow, funnel, store
 from cdbtui.engine.errors import Refusal
 from cdbtui.engine.session import Session
-from cdbtui.store import SaveError, SaveFile
+from cdbtui.files import SaveError
+from cdbtui.funnel import SaveFile
 from fights import demo_lines, play
 
 V1 = Path(__file__).parent / "data" / "v1-puerto.toml"
@@ -70,7 +71,7 @@ def test_the_rng_survives_a_resume(tmp_path):
 
 
 def test_the_file_is_rewritten_whole_every_compact_every_commands(demo_file, monkeypatch):
-    monkeypatch.setattr(store, "COMPACT_EVERY", 3)
+    monkeypatch.setattr(funnel, "COMPACT_EVERY", 3)
     save_file = SaveFile.open(demo_file)
     played = ["Mike gasta 1", "Mike gasta 1", '"Soldado 1" gasta 1', "Mike gasta 1"]
     run(save_file, *played[:3])
@@ -79,7 +80,7 @@ def test_the_file_is_rewritten_whole_every_compact_every_commands(demo_file, mon
     text = demo_file.read_text("utf-8")
     assert JOURNAL not in text
     assert tomllib.loads(text)["history"]["lines"][-4:] == played
-    assert store.backup_path(demo_file).read_text("utf-8").count(JOURNAL) == 3
+    assert files.backup_path(demo_file).read_text("utf-8").count(JOURNAL) == 3
 
 
 def test_undo_past_the_snapshot_rewrites_the_file(demo_file):
@@ -188,7 +189,7 @@ def test_another_program_writing_the_save_is_noticed(demo_file):
 
 
 def test_the_follower_reads_only_what_was_appended(demo_file, monkeypatch):
-    follower = store.Follower(demo_file)
+    follower = follow.Follower(demo_file)
     assert follower.poll() is True and follower.session.fight.turn == 1
     assert follower.poll() is False
     save_file = SaveFile.open(demo_file)
@@ -206,7 +207,7 @@ def test_the_follower_reads_only_what_was_appended(demo_file, monkeypatch):
 
 
 def test_the_follower_keeps_the_last_good_state_when_the_file_breaks(demo_file):
-    follower = store.Follower(demo_file)
+    follower = follow.Follower(demo_file)
     follower.poll()
     good = follower.session.fight
     saved = demo_file.read_bytes()
@@ -243,8 +244,8 @@ def test_save_then_load_gives_the_same_fight_for_random_fights(tmp_path, lines, 
     path = tmp_path / f"f{seed}.toml"
     path.unlink(missing_ok=True)
     save_file = SaveFile.create(path, Session.new("Azar", rules, seed))
-    save_file_compact = store.COMPACT_EVERY
-    store.COMPACT_EVERY = compact_every
+    save_file_compact = funnel.COMPACT_EVERY
+    funnel.COMPACT_EVERY = compact_every
     try:
         for line in lines:
             try:
@@ -253,7 +254,7 @@ def test_save_then_load_gives_the_same_fight_for_random_fights(tmp_path, lines, 
                 continue
             save_file.record(outcome)
     finally:
-        store.COMPACT_EVERY = save_file_compact
+        funnel.COMPACT_EVERY = save_file_compact
     session = save_file.session
     loaded = store.load(path)
     assert loaded.fight == session.fight

@@ -7,7 +7,7 @@ import tomllib
 
 import pytest
 
-from cdbtui import store
+from cdbtui import files, store
 from cdbtui.engine.model import Status
 from cdbtui.store import SaveError
 
@@ -101,8 +101,8 @@ def test_the_previous_version_is_kept_as_bak(played, tmp_path):
     first = path.read_bytes()
     played.execute("rehacer")
     store.save(path, played)
-    assert store.backup_path(path).read_bytes() == first
-    assert store.load(store.backup_path(path)).redo_lines == ["Sven gasta 4 corre"]
+    assert files.backup_path(path).read_bytes() == first
+    assert store.load(files.backup_path(path)).redo_lines == ["Sven gasta 4 corre"]
     assert store.load(path).redo_lines == []
 
 

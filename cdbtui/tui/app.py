@@ -18,13 +18,13 @@ from pathlib import Path
 from textual.app import App
 from textual.reactive import var
 
-from ..engine.commands import HouseRules
 from ..engine.errors import Refusal
 from ..engine.model import Fight
 from ..engine.rules import queue
 from ..engine.session import DO, Session
 from ..printable import literal
-from ..store import Reloaded, SaveError, SaveFile
+from ..files import SaveError
+from ..funnel import CONFIRM, Reloaded, SaveFile, house_file_line
 from ..view import column_order
 from .commands import FightCommands
 from .styles import css_path, theme_for_terminal
@@ -127,22 +127,14 @@ class CdbApp(App[int]):
         surprised) asks the DJ first; it then runs only on «sí».
         """
         began = time.perf_counter()
-        line = self._with_house_file(line)
-        if line is None:
-            return False
         before = self.session.fight
-        if not confirmed:
-            cautions = self.session.cautions(line)
-            if cautions:
-                self._confirm_line(line, cautions)
-                return False
         try:
             if self.save_file is not None:
                 # Run and make durable under the save's lock: acknowledged on
                 # screen only once it is on disk (SaveFile.play).
-                outcome = self.save_file.play(line)
+                outcome = self.save_file.play(line, confirmed=confirmed)
             else:
-                outcome = self.session.execute(line)
+                outcome = self.session.execute(house_file_line(line))
         except Reloaded as reloaded:
             # Another program (say `cdbtui do`) wrote the save: the file's state is
             # taken instead of playing on from ours, and the key is not run.
@@ -160,6 +152,9 @@ class CdbApp(App[int]):
         except Exception as error:  # a bug must not cost the GM the fight on screen
             tell(self, f"Error interno con «{line}»: {error}", severity="error", timeout=10)
             return False
+        if outcome.kind == CONFIRM:
+            self._confirm_line(line, outcome.message.split("\n"))
+            return False
         if self.save_file is not None:
             self.session = self.save_file.session
         self._show(outcome.fight, follow=True)
@@ -167,22 +162,6 @@ class CdbApp(App[int]):
         if outcome.fight.turn_over and not before.turn_over and outcome.kind == DO:
             self._propose_new_turn(outcome.fight)
         return True
-
-    def _with_house_file(self, line: str) -> str | None:
-        """`casa RUTA.toml` typed on the `:` line: the file's text as the command
-        (the engine does no I/O); None if the file can't be read."""
-        head, _, rest = line.strip().removeprefix(":").partition(" ")
-        rest = rest.strip()
-        if head.casefold() not in ("casa", "house") or not rest or rest[0] in "\"'«“":
-            return line
-        path = Path(rest).expanduser()
-        if not path.is_file():
-            return line
-        try:
-            return HouseRules(path.read_text("utf-8")).line()
-        except (OSError, UnicodeDecodeError) as error:
-            tell(self, f"No se puede leer {path}: {error}", severity="error")
-            return None
 
     def _show(self, fight: Fight, *, follow: bool) -> None:
         if follow:

@@ -2,7 +2,7 @@
 
 It follows the DJ's save: every `POLL_SECONDS` it looks at the file's
 (modification time, size, inode) and, when they change, brings its copy up to date
-off the event loop with a `store.Follower` (which reads only the journal entries
+off the event loop with a `follow.Follower` (which reads only the journal entries
 the DJ's autosave appended, whatever the length of the fight).  What players may see is decided in `players.py`
 (`player_view`: hidden PNJ absent, private PNJ numbers as `?`, the no-gap rule of
 the countdown); this module only paints it.  A missing or unreadable save never
@@ -32,7 +32,8 @@ from textual.widgets import Digits, Footer, Static
 
 from ..engine.model import Fight
 from ..printable import literal, shout
-from ..store import Follower, SaveError
+from ..files import SaveError
+from ..follow import Follower
 from ..players import PcRow, PlayerView, player_view
 from ..view import Sheet
 from .styles import css_path, theme_for_terminal

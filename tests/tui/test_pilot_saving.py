@@ -11,6 +11,7 @@ from __future__ import annotations
 from conftest import demo_lines
 from helpers import keys
 
+from cdbtui import files
 from cdbtui.store import load
 from cdbtui.tui.app import CdbApp
 
@@ -63,8 +64,6 @@ async def test_a_save_moved_away_is_written_again_whole(save_from):
 async def test_a_full_disk_refuses_the_key_and_keeps_the_screen_as_on_disk(save_from, monkeypatch):
     import errno
 
-    from cdbtui import store
-
     path = save_from(demo_lines())
     app = CdbApp(path)
     async with app.run_test(size=SIZE) as pilot:
@@ -75,7 +74,7 @@ async def test_a_full_disk_refuses_the_key_and_keeps_the_screen_as_on_disk(save_
         def full(handle, data):
             raise OSError(errno.ENOSPC, "No space left on device")
 
-        monkeypatch.setattr(store.os, "write", full)
+        monkeypatch.setattr(files.os, "write", full)
         await keys(pilot, "1")
         monkeypatch.undo()
         assert app.fight == before

@@ -13,7 +13,7 @@ import sys
 
 from textual.widgets import Digits
 
-from cdbtui.store import write_atomic
+from cdbtui.files import write_atomic
 from cdbtui.tui import player
 from cdbtui.tui.player import PlayerApp, file_signature
 from conftest import demo_lines
