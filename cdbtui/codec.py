@@ -105,7 +105,7 @@ def from_data(cls: type, data: Any, where: str = "") -> Any:
     for f, _ in _fields(cls):
         here = f"{where} › {f.name}" if where else f.name
         if f.name in data:
-            values[f.name] = decode(f.type, data[f.name], here, f.name)
+            values[f.name] = from_toml_value(f.type, data[f.name], here, f.name)
         elif f.default is attrs.NOTHING:
             if type(None) in typing.get_args(f.type):  # None is written as no key
                 values[f.name] = None
@@ -117,14 +117,14 @@ def from_data(cls: type, data: Any, where: str = "") -> Any:
         raise DecodeError(where, f"valores incoherentes ({error})") from None
 
 
-def decode(kind: Any, value: Any, where: str, name: str = "") -> Any:
+def from_toml_value(kind: Any, value: Any, where: str, name: str = "") -> Any:
     """`value` read from TOML as an instance of the (resolved) type `kind`."""
     origin = typing.get_origin(kind)
     if origin in (types.UnionType, typing.Union):
         options = [arg for arg in typing.get_args(kind) if arg is not type(None)]
         if len(options) != 1:
             raise TypeError(f"unsupported union {kind!r}")
-        return decode(options[0], value, where, name)
+        return from_toml_value(options[0], value, where, name)
     if origin is tuple:
         args = typing.get_args(kind)
         if not isinstance(value, list):
@@ -132,7 +132,7 @@ def decode(kind: Any, value: Any, where: str, name: str = "") -> Any:
         if len(args) != 2 or args[1] is not Ellipsis:
             raise TypeError(f"unsupported tuple type {kind!r} (only tuple[X, ...])")
         return tuple(
-            decode(args[0], item, f"{where} nº {index}", name)
+            from_toml_value(args[0], item, f"{where} nº {index}", name)
             for index, item in enumerate(value, 1)
         )
     if kind is bool:
@@ -166,7 +166,7 @@ def decode(kind: Any, value: Any, where: str, name: str = "") -> Any:
                     where, f"se esperaba una lista de {len(fields)} números, no {_describe(value)}"
                 )
             return kind(*(
-                decode(f.type, item, where, f.name) for (f, _), item in zip(fields, value)
+                from_toml_value(f.type, item, where, f.name) for (f, _), item in zip(fields, value)
             ))
         return from_data(kind, value, where)
     raise TypeError(f"unsupported field type {kind!r}")

@@ -28,7 +28,7 @@ from .files import SaveError, backup_path, read_bytes
 from .files import folder_lock
 from .files import free_path as next_free
 from .funnel import SaveFile
-from .store import APP, SCHEMA, decode, digest_of, read, section_text
+from .store import APP, SCHEMA, digest_of, read, save_text, section_text
 
 ENVIRONMENT = "CDBTUI_SAVES"
 DEFAULT_FOLDER = Path("saves")
@@ -94,7 +94,7 @@ def describe(path: Path) -> Entry:
     except OSError:
         played = datetime.fromtimestamp(0)
     try:
-        text, _ = decode(read_bytes(path))
+        text, _ = save_text(read_bytes(path))
         table = _summary(text) if _trusted(text) else None
         if table is None:
             fight = read(path).session.fight

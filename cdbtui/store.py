@@ -450,7 +450,7 @@ def read(path: Path) -> Loaded:
 
 def loaded_from(path: Path, data: bytes) -> Loaded:
     try:
-        text, cut = decode(data)
+        text, cut = save_text(data)
         loaded = read_text(text)
     except SaveError as error:
         raise SaveError(f"{path}: {error}") from None
@@ -458,7 +458,7 @@ def loaded_from(path: Path, data: bytes) -> Loaded:
     return loaded
 
 
-def decode(data: bytes) -> tuple[str, bool]:
+def save_text(data: bytes) -> tuple[str, bool]:
     """The text of a save, and whether a torn last line had to be cut off.
 
     A journal entry cut short may end inside a multi-byte character: that last,
