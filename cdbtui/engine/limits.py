@@ -21,8 +21,8 @@ Text, per character class (Unicode general categories):
 
 from __future__ import annotations
 
+import typing
 import unicodedata
-from operator import attrgetter
 
 import attrs
 
@@ -190,63 +190,72 @@ def text_problem(text: str, limit: int = TEXT_LENGTH) -> str | None:
 # ---------------------------------------------------------------- states
 
 
-@attrs.frozen
-class _Shape:
-    """What `check_state` looks at in one attrs class: bounded ints, texts, children."""
-
-    ints: tuple[tuple[str, int, int], ...]
-    get_ints: attrgetter | None
-    texts: tuple[str, ...]
-    children: tuple[str, ...]
+_CHECKERS: dict[type, object] = {}
 
 
-_SHAPES: dict[type, _Shape] = {}
-
-
-def _shape(cls: type) -> _Shape:
-    shape = _SHAPES.get(cls)
-    if shape is None:
-        attrs.resolve_types(cls)
-        ints, texts, children = [], [], []
-        for f in attrs.fields(cls):
-            kind = f.type
-            text = str(kind)
-            if kind is int or text in ("int | None", "typing.Optional[int]"):
-                ints.append((f.name, *BOUNDS.get(f.name, DEFAULT_BOUNDS)))
-            elif kind is str or text in ("str | None", "tuple[str, ...]"):
-                texts.append(f.name)
-            elif attrs.has(kind) or "Carried" in text or "Track" in text or "Stop" in text:
-                children.append(f.name)
-        names = [name for name, _, _ in ints]
-        getter = attrgetter(*names) if len(names) > 1 else None
-        shape = _SHAPES[cls] = _Shape(tuple(ints), getter, tuple(texts), tuple(children))
-    return shape
+def _checker(cls: type):
+    """A function `check(obj) -> None | (field, value, low, high) | (field, text)`
+    for attrs class `cls`, generated once: bounded integers compared inline, texts
+    checked printable, attrs children (and tuples of them) checked in turn.  This is
+    on the path of every command (a new turn changes every combatant), so it is
+    compiled rather than interpreted field by field."""
+    checker = _CHECKERS.get(cls)
+    if checker is not None:
+        return checker
+    attrs.resolve_types(cls)
+    body = ["def check(o):"]
+    children: dict[str, type] = {}
+    for f in attrs.fields(cls):
+        kind, text, name = f.type, str(f.type), f.name
+        if kind is int or text == "int | None":
+            low, high = BOUNDS.get(name, DEFAULT_BOUNDS)
+            body.append(f"    v = o.{name}")
+            test = f"not {low} <= v <= {high}"
+            body.append(f"    if {'v is not None and ' if kind is not int else ''}{test}:")
+            body.append(f"        return ({name!r}, v, {low}, {high})")
+        elif kind is str or text == "str | None":
+            body.append(f"    v = o.{name}")
+            body.append(f"    if {'v is not None and ' if kind is not str else ''}not v.isprintable():")
+            body.append(f"        return ({name!r}, v)")
+        elif text == "tuple[str, ...]":
+            body.append(f"    for v in o.{name}:")
+            body.append("        if not v.isprintable():")
+            body.append(f"            return ({name!r}, v)")
+        else:
+            inner = typing.get_args(kind)
+            child = next((t for t in (kind, *inner) if isinstance(t, type) and attrs.has(t)), None)
+            if child is None:
+                continue
+            children[name] = child
+            many = typing.get_origin(kind) is tuple
+            body.append(f"    for v in o.{name}:" if many else f"    v = o.{name}")
+            pad = "        " if many else "    "
+            if not many:
+                body.append("    if v is not None:")
+                pad = "        "
+            body.append(f"{pad}found = _{name}(v)")
+            body.append(f"{pad}if found is not None:")
+            body.append(f"{pad}    return found")
+    body.append("    return None")
+    scope: dict[str, object] = {f"_{name}": _checker(child) for name, child in children.items()}
+    exec("\n".join(body), scope)  # noqa: S102 - generated from attrs fields, no input
+    checker = _CHECKERS[cls] = scope["check"]
+    return checker
 
 
 def _check_value(obj: object, who: str) -> None:
-    shape = _shape(type(obj))
-    if shape.get_ints is not None:
-        values = shape.get_ints(obj)
-        for value, (name, low, high) in zip(values, shape.ints):
-            if value is not None and not low <= value <= high:
-                raise Refusal(
-                    f"{who}: {FIELD_ES.get(name, name)} {value} fuera de los límites"
-                    f" ({low} a {high})"
-                )
-    for name in shape.texts:
-        value = getattr(obj, name)
-        if value is None:
-            continue
-        items = value if isinstance(value, tuple) else (value,)
-        for item in items:
-            if not item.isprintable():
-                raise Refusal(f"{who}: el texto «{shown(item)}» {problem(item)}")
-    for name in shape.children:
-        child = getattr(obj, name)
-        if child is None:
-            continue
-        for item in child if isinstance(child, tuple) else (child,):
-            _check_value(item, who)
+    found = _checker(type(obj))(obj)
+    if found is None:
+        return
+    if len(found) == 4:
+        name, value, low, high = found
+        raise Refusal(f"{who}: {FIELD_ES.get(name, name)} {value} fuera de los límites"
+                      f" ({low} a {high})")
+    raise Refusal(f"{who}: el texto «{shown(found[1])}» {problem(found[1])}")
+
+
+#: The fight's own numbers (its combatants are checked one by one).
+_FIGHT_INTS = ("seed", "rolls", "turn", "moment", "clock")
 
 
 def check_state(after: object, before: object | None = None) -> None:
@@ -255,9 +264,9 @@ def check_state(after: object, before: object | None = None) -> None:
     Only what changed since `before` is looked at: combatants are immutable, so the
     ones a command left alone are the same objects and need no second look.
     """
-    fight_shape = _shape(type(after))
-    for name, low, high in fight_shape.ints:
+    for name in _FIGHT_INTS:
         value = getattr(after, name)
+        low, high = BOUNDS.get(name, DEFAULT_BOUNDS)
         if value is not None and not low <= value <= high:
             raise Refusal(f"El combate: {FIELD_ES.get(name, name)} {value} fuera de los"
                           f" límites ({low} a {high})")
