@@ -1,26 +1,20 @@
-"""The shell interface: real subprocesses, real files, the exit codes of COMMANDS.md."""
+"""The shell interface: real files, the exit codes of COMMANDS.md.
+
+Most tests call `cdbtui.cli.main(argv)` in this process (`shell.cdbtui`: output
+captured, stdin as bytes, a working folder for the call); a handful run
+`python -m cdbtui` for real (`shell.process`) for what only a process shows: the
+exit status through `sys.exit`, no traceback on stderr, `-` on a real stdin.
+"""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from shell import cdbtui, process
 
 DEMO = Path(__file__).parents[1] / "cdbtui" / "demo" / "puerto.txt"
-
-
-def cdbtui(*args: str, stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "cdbtui", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=60,
-    )
 
 
 @pytest.fixture(scope="module")
@@ -88,8 +82,9 @@ def test_json_has_the_contract_fields(save):
 
 
 def test_stdin_commands_and_comments(save):
+    """`-` on a real process's stdin (the in-process runs give it as bytes)."""
     script = "# a comment\n\nmike disparar-armas-largas\n  \nsoldado 1 cubierto\n"
-    result = cdbtui("do", str(save), "-", stdin=script)
+    result = process("do", str(save), "-", stdin=script)
     assert result.returncode == 0, result.stderr
     assert state(save)["moment"] == 5
 
@@ -239,8 +234,26 @@ def test_unreadable_saves_exit_2_without_traceback(tmp_path):
 
 
 def test_help_exits_0():
-    result = cdbtui("--help")
+    result = process("--help")
     assert result.returncode == 0 and "cdbtui do RUTA" in result.stdout
+
+
+@pytest.mark.parametrize(("args", "status"), [
+    (("do", "{save}", "sven disparar-armas-largas"), 1),  # refused: not his moment
+    (("new", "{save}"), 2),                               # usage: the file exists
+    (("show", "{tmp}/basura.toml"), 2),                   # unreadable save
+    (("--frob",), 2),                                     # usage: unknown option
+], ids=["refused", "exists", "unreadable", "unknown-option"])
+def test_a_real_process_exits_with_the_status_and_one_line_no_traceback(save, tmp_path,
+                                                                        args, status):
+    """The in-process tests check `main`'s return; here `python -m cdbtui` exits with it."""
+    (tmp_path / "basura.toml").write_text("esto no es toml = = =")
+    before = save.read_bytes()
+    result = process(*(a.format(save=save, tmp=tmp_path) for a in args), cwd=tmp_path)
+    assert result.returncode == status, result.stderr
+    assert result.stderr.startswith("cdbtui: ") and result.stderr.count("\n") == 1
+    assert "Traceback" not in result.stderr
+    assert save.read_bytes() == before
 
 
 # ---------------------------------------------------------------- issue 4 commands
@@ -257,8 +270,7 @@ def test_list_shows_the_fights_of_the_saves_folder(save, tmp_path):
     import os
 
     env = dict(os.environ, CDBTUI_SAVES=str(folder))
-    by_env = subprocess.run([sys.executable, "-m", "cdbtui", "list"], capture_output=True,
-                            text=True, env=env, timeout=60)
+    by_env = cdbtui("list", env=env)
     assert by_env.stdout == result.stdout
     assert "No hay partidas" in cdbtui("list", cwd=tmp_path).stdout
 

@@ -3,9 +3,6 @@ command of the history (undoable, saved, replayed with the same costs)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from cdbtui import store
@@ -98,9 +95,7 @@ def test_the_cli_reads_a_house_rules_file(tmp_path):
     house.write_text(HOUSE, "utf-8")
     store.create(path, play(*demo_lines()))
 
-    def cdbtui(*args):
-        return subprocess.run([sys.executable, "-m", "cdbtui", *args], capture_output=True,
-                              text=True, timeout=60)
+    from shell import cdbtui  # `cdbtui ARGS` through cli.main, in this process
 
     result = cdbtui("casa", str(path), str(house))
     assert result.returncode == 0 and "Cabezazo" in result.stdout

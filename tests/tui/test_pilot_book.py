@@ -79,15 +79,16 @@ async def test_a_combatant_out_of_combat_is_skipped_by_the_countdown(make_app):
         assert [c.name for c in app.fight.combatants if c.status is Status.OUT] == ["Sven"]
 
 
-async def test_house_rules_from_a_file_on_the_command_line(make_app, tmp_path):
+async def test_house_rules_from_a_file_on_the_command_line(make_app, tmp_path, monkeypatch):
     house = tmp_path / "casa.toml"
     house.write_text('[[maneuver]]\nid = "cabezazo"\nname = "Cabezazo"\ncost = 2\n'
                      'attack = true\nsummary = "Daño BD + 1"\n', "utf-8")
+    monkeypatch.chdir(tmp_path)  # typed as a path relative to where cdbtui runs
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await keys(pilot, "colon")
-        await pilot.press(*f"casa {house}")
+        await pilot.press(*f"casa {house.name}")
         await keys(pilot, "enter")
         assert "cabezazo" in app.fight.house
         await keys(pilot, "enter")  # the picker of Mike offers it

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import EXAMPLE_TURN_1, demo_lines, no_blink
+from conftest import EXAMPLE_TURN_1, demo_lines
 
 SIZES = [(80, 24), (160, 50)]
 
@@ -20,8 +20,7 @@ TURN_2 = [*demo_lines(), *EXAMPLE_TURN_1, "turno"]
 
 
 async def settle(pilot) -> None:
-    no_blink(pilot.app)
-    await pilot.pause()
+    await pilot.pause()  # cursors don't blink: conftest's autouse `no_blink`
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

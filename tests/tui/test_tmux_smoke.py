@@ -38,6 +38,16 @@ def wait_for(session: str, text: str, timeout: float = 15.0) -> str:
     raise AssertionError(f"«{text}» never appeared on screen; the pane shows:\n{pane}")
 
 
+def gone_within(session: str, seconds: float) -> bool:
+    """Wait until the tmux session has ended (the app quit), at most `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if subprocess.run([TMUX, "has-session", "-t", session], capture_output=True).returncode:
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def test_the_real_app_draws_the_sheet_and_a_key_moves_a_marker(save_from):
     assert TMUX is not None, (
         "tmux is not installed: the TUI smoke test needs it (apt-get install tmux)"
@@ -96,7 +106,7 @@ def test_closing_the_terminal_or_ctrl_c_loses_nothing(save_from):
                 tmux("kill-session", "-t", session)  # the terminal closes under the app
             else:
                 tmux("send-keys", "-t", session, ending)
-                time.sleep(1.5)
+                gone_within(session, 1.5)  # C-q quits (the session ends); C-c doesn't
         finally:
             subprocess.run([TMUX, "kill-session", "-t", session], capture_output=True)
         saved = load(path)

@@ -1,0 +1,88 @@
+"""The one funnel (issue 10): `SaveFile.play(line, confirmed=...)` runs every change.
+
+It reads house files, asks for confirmation of the DJ's own risky choices without
+running anything, computes a previewed line only once, and is what `cdbtui
+new`/`do`/`casa` and the fight list's writers use.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cdbtui.engine import session as session_module
+from cdbtui.engine.errors import Refusal
+from cdbtui.engine.session import DO, Session
+from cdbtui.funnel import CONFIRM, SaveFile, house_file_line
+from cdbtui.library import create_demo, create_fight, duplicate
+from cdbtui.store import load
+
+SHOOT = "disparar-armas-largas"
+#: A carried shot that a dodge would abandon (RULES.md §3: the UI warns first).
+CARRYING = ("alta A ac=5", "alta B ac=6", "momento A 5", "momento B 7", "empezar",
+            "B gasta 6", "A gasta 3", f"A {SHOOT}", "turno")
+
+
+@pytest.fixture
+def carrying(tmp_path: Path) -> SaveFile:
+    return SaveFile.start(tmp_path / "f.toml", Session.new("f", "cdb", 1), list(CARRYING))
+
+
+def test_a_caution_is_asked_for_and_nothing_runs_until_confirmed(carrying):
+    before, on_disk = carrying.session.fight, carrying.path.read_bytes()
+    outcome = carrying.play("A esquivar", confirmed=False)
+    assert outcome.kind == CONFIRM and "abandona Disparar Armas Largas" in outcome.message
+    assert carrying.session.fight == before and carrying.path.read_bytes() == on_disk
+    outcome = carrying.play("A esquivar", confirmed=True)
+    assert outcome.kind == DO and carrying.session.fight.find("A").carried is None
+    assert load(carrying.path).fight == carrying.session.fight
+
+
+def test_a_line_without_cautions_runs_at_once_even_unconfirmed(carrying):
+    outcome = carrying.play("B fin", confirmed=False)
+    assert outcome.kind == DO
+
+
+def test_previewing_cautions_then_running_applies_the_command_once(carrying, monkeypatch):
+    calls = []
+    real = session_module.apply
+
+    def counting(fight, command):
+        calls.append(command)
+        return real(fight, command)
+
+    monkeypatch.setattr(session_module, "apply", counting)
+    session = carrying.session
+    assert session.cautions("A esquivar")
+    session.execute("A esquivar")
+    assert len(calls) == 1
+
+
+def test_a_house_file_named_on_the_line_is_read_by_the_funnel(tmp_path, carrying):
+    house = tmp_path / "casa.toml"
+    house.write_text('[[maneuver]]\nid = "cabezazo"\nname = "Cabezazo"\ncost = 2\nattack = true\n'
+                     'summary = "Un golpe con la cabeza"\n', "utf-8")
+    assert house_file_line(f"casa {house}").startswith("casa ")
+    assert house_file_line("casa no") == "casa no"
+    carrying.play(f":casa {house}")
+    assert "cabezazo" in carrying.session.fight.house
+
+
+def test_an_unreadable_house_file_is_a_refusal(tmp_path):
+    house = tmp_path / "casa.toml"
+    house.write_bytes(b"\xff\xfe")
+    with pytest.raises(Refusal, match="UTF-8"):
+        house_file_line(f"casa {house}")
+
+
+def test_new_saves_of_the_fight_list_are_made_through_the_funnel(tmp_path):
+    demo = create_demo(tmp_path)
+    assert load(demo).fight.started
+    party = create_fight(tmp_path, "Emboscada", "cdb", ("alta Ana ac=5 bando=pj",))
+    assert [c.name for c in load(party).fight.combatants] == ["Ana"]
+    copy = duplicate(party)
+    assert load(copy).fight.name == "Emboscada (copia)"
+    with pytest.raises(Refusal):
+        create_fight(tmp_path, "Mal", "cdb", ("alta Bob ac=0",))
+    assert not (tmp_path / "mal.toml").exists()

@@ -1,0 +1,39 @@
+"""The maneuver picker's rows (`choice_prompt`), without an app: the name in italics
+for an attack, the cost after talents, reactions marked, the hint last."""
+
+from __future__ import annotations
+
+from fights import demo_lines, play
+
+from cdbtui.tui.screens.picker import choice_prompt
+from cdbtui.view import maneuver_choices
+
+
+def choices(*lines: str, who: str = "Mike") -> dict:
+    session = play(*demo_lines(), *lines)
+    return {ch.id: ch for ch in maneuver_choices(session.fight, session.fight.find(who))}
+
+
+def italic_texts(content) -> list[str]:
+    return [content.plain[span.start:span.end] for span in content.spans
+            if "italic" in str(span.style)]
+
+
+def test_an_attack_is_in_italics_with_its_cost():
+    prompt = choice_prompt(choices()["disparar-armas-largas"])
+    assert italic_texts(prompt) == ["Disparar Armas Largas"]
+    assert prompt.plain.startswith("Disparar Armas Largas  3 AC  ataque")
+
+
+def test_a_reaction_is_marked_and_not_in_italics():
+    prompt = choice_prompt(choices()["ponerse-a-cubierto"])
+    assert "reacción" in prompt.plain and italic_texts(prompt) == []
+
+
+def test_the_cost_is_the_combatants_and_a_short_one_says_so():
+    bruce = play("alta Bruce ac=6 bando=pj talentos=artista-marcial momento=6", "empezar")
+    presa = next(ch for ch in maneuver_choices(bruce.fight, bruce.fight.find("Bruce"))
+                 if ch.id == "presa")
+    assert "  3 AC" in choice_prompt(presa).plain  # 4, one less with Artista Marcial
+    carried = choice_prompt(choices("mike gasta 5")["disparar-armas-largas"])
+    assert "faltan 1 AC: se completa el turno siguiente" in carried.plain
