@@ -205,7 +205,7 @@ def _list(args: list[str], folder: Path) -> int:
             _print(f"{_shown(entry.path.name)}  ·  NO SE PUEDE ABRIR: {_one_line(entry.problem)}")
             continue
         _print(f"{_shown(entry.path.name)}  ·  {_shown(entry.name)} ({entry.rules_es})"
-               f"  ·  turno {entry.turn}  ·  {entry.combatants} combatientes"
+               f"  ·  turno {entry.turn}  ·  {entry.count_text} combatientes"
                f"  ·  {entry.played:%Y-%m-%d %H:%M}")
     return 0
 

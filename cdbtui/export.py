@@ -5,43 +5,43 @@ these functions return).  `build_report` turns the fight into plain data (a rost
 of final states and the log grouped by turn); `export_markdown` and `export_html`
 only render that data.
 
-With `for_players=True` the report follows the player view (`view.build_sheet`):
-hidden combatants are left out (their roster row and every log entry that names
-them), and the numbers of private PNJ show as "?" (in their roster row and in the
-log entries that name them; the moment of an entry stays, as the countdown is public).
+With `for_players=True` the report is what players see, as decided in players.py
+(the same as `cdbtui view` and `cdbtui serve`): its roster is `players.visible`
+(no hidden PNJ), with a private PNJ's AC per turn as "?" (its start moment shows:
+the players' sheet shows its column from that row); its log is `players.player_log`
+(no entry about a hidden PNJ, none with a private PNJ's numbers, and no moments:
+the players' countdown may never have shown them).  Damage entries are in bold by
+their kind (`LogKind.DAMAGE`), never by their wording.
 """
 
 from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from itertools import groupby
 
 from attrs import frozen
 
 from .engine.catalog import RULES_ES
-from .engine.model import FATIGUE_CATEGORIES, WOUND_CATEGORIES, Combatant, Fight, Status, Track
-from .engine.text import fold
+from .engine.model import (
+    FATIGUE_CATEGORIES,
+    WOUND_CATEGORIES,
+    Combatant,
+    Fight,
+    LogEntry,
+    LogKind,
+    Status,
+    Track,
+)
+from .players import SECRET, player_log, secret, visible
 from .printable import literal
 
 #: Heading of the log entries written before turn 1.
 SETUP = "Preparación"
 #: What an empty cell shows.
 NONE = "—"
-#: What a private PNJ number shows in the players' version.
-SECRET = "?"
 WARNING_MARK = "⚠"
-
-#: The rest of a damage entry after "NAME: " (engine/conditions.py `_damage`): boxes marked,
-#: or a roll that RD stopped.
-_DAMAGE = re.compile(
-    r"\d+ casilla\(s\) de (?:heridas|fatiga) \(daño -?\d+ − RD -?\d+\)"
-    r"|daño -?\d+ − RD -?\d+ < 0, sin efecto"
-)
-#: A whole number standing on its own (not the 6 of "1d6").
-_NUMBER = re.compile(r"(?<!\w)[-−]?\d+(?!\w)")
-_REMOVED = "Baja de "
 
 
 @frozen
@@ -102,98 +102,46 @@ def category_label(track: Track, names: tuple[str, ...]) -> str:
     return names[min(index, len(names) - 1)]
 
 
-def is_damage(text: str, names: Iterable[str]) -> bool:
-    """Whether a log text is a damage entry ("Sven: 2 casilla(s) de heridas (daño 3 − RD 1)").
-
-    Only the exact shape the engine writes, after the exact name of a combatant, counts:
-    a free-action text or an awaited trigger typed to look like damage does not.
-    """
-    for name in names:
-        prefix = f"{name}: "
-        if text.startswith(prefix) and _DAMAGE.fullmatch(text[len(prefix):]):
-            return True
-    return False
-
-
-def _word_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
-    """A pattern finding any of `names` (already folded) as whole words."""
-    alternatives = sorted({n for n in names if n}, key=len, reverse=True)
-    if not alternatives:
-        return None
-    body = "|".join(re.escape(n) for n in alternatives)
-    return re.compile(rf"(?<!\w)(?:{body})(?!\w)")
-
-
-def mentions(text: str, pattern: re.Pattern[str] | None) -> bool:
-    """Whether `text`, folded, names someone `pattern` (built from folded names) finds."""
-    return pattern is not None and pattern.search(fold(text)) is not None
-
-
-def mask_numbers(text: str, names: Iterable[str]) -> str:
-    """`text` with every whole number shown as "?", except those inside `names`
-    ("Soldado 2: Disparar (3 AC) → momento 1" → "Soldado 2: Disparar (? AC) → momento ?")."""
-    alternatives = sorted({n for n in names if n}, key=len, reverse=True)
-    if not alternatives:
-        return _NUMBER.sub(SECRET, text)
-    body = "|".join(re.escape(n) for n in alternatives)
-    pieces = re.split(rf"((?<!\w)(?:{body})(?!\w))", text, flags=re.IGNORECASE)
-    # re.split with one group: names at the odd positions, the rest at the even ones.
-    return "".join(p if i % 2 else _NUMBER.sub(SECRET, p) for i, p in enumerate(pieces))
-
-
-def _known_names(fight: Fight) -> tuple[str, ...]:
-    """Everyone the log may name: the roster and those removed ("Baja de X")."""
-    removed = (e.text[len(_REMOVED):] for e in fight.log if e.text.startswith(_REMOVED))
-    return (*(c.name for c in fight.combatants), *removed)
-
-
-def _secret(c: Combatant, for_players: bool) -> bool:
-    return for_players and c.private and not c.is_pc
+def is_damage(entry: LogEntry) -> bool:
+    """Whether a log entry is a damage roll (boxes marked, stopped by RD, members of
+    a Horda put out): by its kind, so a text typed to look like one is not."""
+    return entry.kind is LogKind.DAMAGE
 
 
 def _row(c: Combatant, for_players: bool) -> RosterRow:
-    secret = _secret(c, for_players)
+    hide = for_players and secret(c)
     state = list(c.conditions)
     if c.status is Status.OUT:
         state.append("fuera de combate")
     return RosterRow(
         name=c.name,
         side=side_label(c.side),
-        ac_per_turn=SECRET if secret else str(c.ac_per_turn),
-        start=SECRET if secret else (NONE if c.start is None else str(c.start)),
+        ac_per_turn=SECRET if hide else str(c.ac_per_turn),
+        start=NONE if c.start is None else str(c.start),
         wounds=category_label(c.wounds, WOUND_CATEGORIES),
         fatigue=category_label(c.fatigue, FATIGUE_CATEGORIES),
         state=", ".join(state) if state else NONE,
     )
 
 
+def _entry(entry: LogEntry) -> Entry:
+    return Entry(
+        moment=None if entry.moment is None else f"M{entry.moment}",
+        text=entry.text,
+        warning=entry.warning,
+        damage=is_damage(entry),
+    )
+
+
 def build_report(fight: Fight, *, for_players: bool = False) -> Report:
     """The export's content: roster with final states, and the log turn by turn."""
-    hidden = [c for c in fight.combatants if for_players and c.hidden]
-    private = [c for c in fight.combatants if _secret(c, for_players) and not c.hidden]
-    hidden_pattern = _word_pattern(fold(c.name) for c in hidden)
-    private_pattern = _word_pattern(fold(c.name) for c in private)
-    names = _known_names(fight)
-
-    hidden_keys = {c.key for c in hidden}
-    roster = tuple(_row(c, for_players) for c in fight.combatants if c.key not in hidden_keys)
+    combatants = visible(fight) if for_players else fight.combatants
+    roster = tuple(_row(c, for_players) for c in combatants)
+    log = player_log(fight) if for_players else fight.log
     turns = []
-    for turn, entries in groupby(fight.log, key=lambda e: e.turn):
-        shown = []
-        for entry in entries:
-            if mentions(entry.text, hidden_pattern):
-                continue
-            text = entry.text
-            if mentions(text, private_pattern):
-                text = mask_numbers(text, names)
-            shown.append(Entry(
-                moment=None if entry.moment is None else f"M{entry.moment}",
-                text=text,
-                warning=entry.warning,
-                damage=is_damage(entry.text, names),
-            ))
-        if shown:
-            turns.append(TurnGroup(SETUP if turn < 1 else f"Turno {turn}", tuple(shown)))
+    for turn, entries in groupby(log, key=lambda e: e.turn):
+        shown = tuple(map(_entry, entries))
+        turns.append(TurnGroup(SETUP if turn < 1 else f"Turno {turn}", shown))
 
     details = [f"Reglas: {RULES_ES.get(fight.rules, fight.rules)}"]
     if fight.quick:

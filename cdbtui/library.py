@@ -28,7 +28,7 @@ from .files import SaveError, backup_path, read_bytes
 from .files import folder_lock
 from .files import free_path as next_free
 from .funnel import SaveFile
-from .store import APP, SCHEMA, digest_of, read, save_text, section_text
+from .store import APP, SCHEMA, digest_of, read, save_text, section_text, summary
 
 ENVIRONMENT = "CDBTUI_SAVES"
 DEFAULT_FOLDER = Path("saves")
@@ -55,6 +55,16 @@ class Entry:
     combatants: int
     played: datetime
     problem: str | None = None
+    #: How many of the combatants are hidden PNJ (the DJ's list shows them apart).
+    hidden: int = 0
+
+    @property
+    def count_text(self) -> str:
+        """"4", or "4 (+1 oculto)" when one of five is a hidden PNJ."""
+        if not self.hidden:
+            return str(self.combatants)
+        shown = self.combatants - self.hidden
+        return f"{shown} (+{self.hidden} oculto{'s' if self.hidden > 1 else ''})"
 
     @property
     def rules_es(self) -> str:
@@ -78,6 +88,9 @@ def _summary(text: str) -> dict | None:
     keys = {"name": str, "rules": str, "turn": int, "combatants": int}
     if not all(isinstance(table.get(k), t) for k, t in keys.items()):
         return None
+    hidden = table.get("hidden", 0)
+    if isinstance(hidden, bool) or not isinstance(hidden, int) or not 0 <= hidden <= table["combatants"]:
+        return None
     return table
 
 
@@ -96,13 +109,17 @@ def describe(path: Path) -> Entry:
     try:
         text, _ = save_text(read_bytes(path))
         table = _summary(text) if _trusted(text) else None
+        if table is not None and "hidden" not in table:
+            # A summary of schema 2 does not count hidden PNJ: its combatants' tables do.
+            fight_text = section_text(text, "fight") or ""
+            table["hidden"] = min(fight_text.count("\nhidden = true\n"), table["combatants"])
         if table is None:
             fight = read(path).session.fight
-            table = {"name": fight.name, "rules": fight.rules, "turn": fight.turn,
-                     "combatants": len(fight.combatants)}
+            table = summary(fight)
     except SaveError as error:
         return Entry(path, path.stem, "?", 0, 0, played, problem=str(error))
-    return Entry(path, table["name"], table["rules"], table["turn"], table["combatants"], played)
+    return Entry(path, table["name"], table["rules"], table["turn"], table["combatants"], played,
+                 hidden=table.get("hidden", 0))
 
 
 def _trusted(text: str) -> bool:
@@ -114,7 +131,8 @@ def _trusted(text: str) -> bool:
         header = tomllib.loads(head)
     except ValueError:
         return False
-    if header.get("app") != APP or header.get("schema") != SCHEMA:
+    # Schema 2 wrote the same summary (without `hidden`): no need to read it whole.
+    if header.get("app") != APP or header.get("schema") not in (2, SCHEMA):
         return False
     if "\nend = true\n" not in text:
         return False

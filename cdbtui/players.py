@@ -4,46 +4,57 @@
 Every function takes the DJ's fight as it is saved and sees it through
 `players_fight`, so nothing a player reads can come from a hidden PNJ or a
 private PNJ's numbers.  The player view paints the result with the sheet's own
-functions (`view.sheet`, `for_players=True`).
+functions (`view.sheet`, `for_players=True`); the export uses `visible`, `secret`
+and `player_log`.  The countdown players see is moved with the engine's own
+functions (`countdown.follow_countdown`, `next_moment`, `next_go`), never a copy.
+
+The log is filtered from what each entry records (`LogEntry.kind` and `about`,
+with the flags each combatant had when the entry was made), never from its
+wording: see `shown_to_players`.  An entry with a private PNJ's numbers is left
+out whole, not masked (as the player view always did).
+
+A private PNJ's column stands on the players' sheet where it is (its name on its
+start row, "?" for its AC): the rows are the countdown, which is public (its
+marker stands on that row until it acts), so its start moment is shown, in the
+export's roster too; its AC per turn, AC left, AC carried over, modifier and
+members are its numbers, shown as "?" or not at all.
 """
 
 from __future__ import annotations
 
-import re
-
 from attrs import evolve, field, frozen
 
-from .engine.model import STATUS_ES, Combatant, Fight, LogEntry, Status
-from .engine.rules import order_key, queue
+from .engine.countdown import follow_countdown, next_go, next_moment
+from .engine.model import STATUS_ES, Combatant, Fight, LogEntry, Role, Status
+from .engine.rules import queue
 from .engine.text import fold
 from .printable import literal
 from .view.sheet import countdown_parts, on_sheet
+
+#: What a private PNJ's number shows as, where one is shown (the export's roster).
+SECRET = "?"
+
 
 def visible(fight: Fight) -> tuple[Combatant, ...]:
     """The combatants players may know about: everyone but hidden PNJ (`oculto`)."""
     return on_sheet(fight, True)
 
 
-def _secret(c: Combatant) -> bool:
-    """A private PNJ (`privado`): on the players' side its numbers show as `?`."""
+def secret(c: Combatant) -> bool:
+    """A private PNJ (`privado`): on the players' side its numbers show as `?` (a
+    PJ's numbers are its player's own, private or not)."""
     return c.private and not c.is_pc
 
 
 def _quick_actor(fight: Fight) -> Combatant | None:
     """Iniciativa Rápida: whose go the players see.  The real actor if visible; else
-    the next visible combatant in start order who has not had its go, as the
-    engine would pick it (Agilidad, Atención, Habilidad, roster)."""
+    the visible combatant the engine would give the next go to (`next_go`)."""
     actor = fight.find(fight.actor) if fight.actor else None
     if actor is None:
         return None
     if not actor.hidden:
         return actor
-    waiting = [
-        ((-c.start, *order_key(c, position)[1:]), c)
-        for position, c in enumerate(fight.combatants)
-        if not c.hidden and c.status is Status.READY and c.start is not None
-    ]
-    return min(waiting, key=lambda pair: pair[0])[1] if waiting else None
+    return next_go(fight, among=lambda c: not c.hidden)
 
 
 def _over_for_players(fight: Fight) -> bool:
@@ -63,10 +74,11 @@ def player_moment(fight: Fight) -> int | None:
 
     * while anyone visible is in the queue, the players see the real moment;
     * when the queue holds only hidden PNJ, they see the countdown as if it had
-      already reached the next moment where a visible combatant acts (the highest
-      marker of a visible combatant still to act): the hidden PNJ's maneuvers seem
-      to happen just before that moment, and the countdown jumps from one visible
-      moment to the next, as it would if the hidden PNJ were not there;
+      already reached the next moment where a visible combatant acts (where the
+      engine would take the countdown without the hidden PNJ, `next_moment`): the
+      hidden PNJ's maneuvers seem to happen just before that moment, and the
+      countdown jumps from one visible moment to the next, as it would if the
+      hidden PNJ were not there;
     * once every visible combatant is done (or out), the turn is over for the
       players: no moment at all (None), so the hidden PNJ still acting leave no
       trace; a real end of turn shows the same way;
@@ -86,12 +98,8 @@ def player_moment(fight: Fight) -> int | None:
         return None if actor is None else actor.start
     if fight.moment is None or any(not c.hidden for c in queue(fight)):
         return fight.moment
-    ahead = [
-        c.marker for c in visible(fight)
-        if c.status in (Status.READY, Status.ACTED)
-        and c.marker is not None and c.marker <= fight.moment
-    ]
-    return max(ahead) if ahead else fight.moment
+    ahead = next_moment(evolve(fight, combatants=visible(fight)))
+    return fight.moment if ahead is None else min(ahead, fight.moment)
 
 
 def players_fight(fight: Fight) -> Fight:
@@ -99,9 +107,9 @@ def players_fight(fight: Fight) -> Fight:
 
     Hidden PNJ are gone (so they take no column, no row, no queue place), the log is
     `player_log`'s, and the countdown stands at `player_moment`.  When that moment is
-    below the real one, whoever follows the countdown is moved along with it the way
-    the engine would: holders to that moment, waiters paying 1 AC per moment passed.
-    Applying it twice changes nothing more.
+    below the real one, whoever follows the countdown is moved along with it as the
+    engine does (`follow_countdown`): holders to that moment, waiters paying 1 AC per
+    moment passed.  Applying it twice changes nothing more.
     """
     seen = evolve(fight, combatants=visible(fight), log=player_log(fight))
     if not fight.started:
@@ -112,65 +120,65 @@ def players_fight(fight: Fight) -> Fight:
         return evolve(seen, moment=moment, actor=None if actor is None else actor.name)
     if moment is None or fight.moment is None or moment >= fight.moment:
         return evolve(seen, moment=moment)
-    passed = fight.moment - moment
-    moved = []
-    for c in seen.combatants:
-        if c.status is Status.HOLDING:
-            moved.append(evolve(c, marker=moment, acting=False))
-        elif c.status is Status.WAITING:
-            paid = min(passed, c.ac)
-            left = c.ac - paid
-            moved.append(evolve(
-                c, ac=left, marker=c.marker - paid,
-                status=Status.WAITING if left > 0 else Status.DONE,
-                trigger=c.trigger if left > 0 else None,
-            ))
-    return evolve(seen.replace(*moved), moment=moment)
+    return follow_countdown(seen, moment)
 
 
-#: How the engine logs a new combatant ("Alta de Ninja (PNJ, 6 AC)").
-_ADDED = re.compile(r"^Alta de (?P<name>.+) \([^()]*\)$")
+# ---------------------------------------------------------------- the log
 
 
-def _name_pattern(names: list[str]) -> re.Pattern[str] | None:
-    """One regex finding any of `names` (folded) as whole words, longest first, so
-    that "Soldado 1" is never read as "Soldado" followed by a 1."""
-    if not names:
-        return None
-    words = sorted({fold(n) for n in names}, key=len, reverse=True)
-    return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(w) for w in words) + r")(?!\w)")
+def shown_to_players(entry: LogEntry) -> bool:
+    """Whether players may read a log entry, from what it records (never its wording).
+
+    Not if it is about anyone hidden at that moment (a hidden PNJ, named in any
+    role, also in a text the DJ typed; a name on no roster counts as hidden).  Not
+    if a private PNJ is its actor (the numbers in it may be the PNJ's: AC, a die,
+    Agilidad in a tie…) and its text holds a number outside the names it mentions;
+    with no number it stays («Soldado 2 retrasa su acción»).  A private PNJ as a
+    target or named in a free text leaves the entry: the numbers are the actor's.
+    """
+    about = entry.about
+    if not about:
+        return True
+    if any(m.hidden for m in about):
+        return False
+    if not any(m.private and m.role is Role.ACTOR for m in about):
+        return True
+    return not _has_number(entry)
+
+
+def _has_number(entry: LogEntry) -> bool:
+    """Whether a digit stands in the text outside the names it mentions ("Soldado 2")."""
+    text = fold(entry.text)
+    for name in sorted({fold(m.name) for m in entry.about}, key=len, reverse=True):
+        text = text.replace(name, " ")
+    return any(ch.isdigit() for ch in text)
+
+
+def for_players(entry: LogEntry) -> LogEntry:
+    """An entry as players read it: without its moment (it may be one the players'
+    countdown never showed: a reaction while a hidden PNJ acts, see
+    `player_moment`); the turn stays."""
+    return entry if entry.moment is None else evolve(entry, moment=None)
 
 
 def player_log(fight: Fight, limit: int | None = None) -> tuple[LogEntry, ...]:
-    """The log entries players may read (the last `limit`, or all), oldest first.
-
-    Dropped: entries naming a hidden PNJ (accents and case folded), entries naming a
-    private PNJ together with a number (its AC, a die, Agilidad in a tie…; entries
-    with its name and no number stay: «Soldado 2 retrasa su acción»), and entries
-    naming someone added and then removed (no longer on the roster, so whether it
-    was hidden is unknown: it may have been).  Entries keep their turn but lose
-    their moment ("T1 · …"): it may be one the players never saw on the countdown
-    (a reaction while a hidden PNJ acts, see `player_moment`).
-    """
-    roster = {fold(c.name) for c in fight.combatants}
-    hidden = {fold(c.name) for c in fight.combatants if c.hidden}
-    secret = {fold(c.name) for c in fight.combatants if _secret(c)}
-    hidden |= {
-        fold(match["name"]) for entry in fight.log
-        if (match := _ADDED.match(entry.text)) and fold(match["name"]) not in roster
-    }
-    pattern = _name_pattern([*roster, *hidden])
+    """The log entries players may read (`shown_to_players`; the last `limit`, or
+    all), oldest first, without their moment ("T1 · …", `for_players`).  Each entry
+    carries the flags its combatants had when it was made, so a combatant removed
+    later, or a visible one added with a removed hidden one's name, changes nothing
+    of what was already decided."""
+    if limit is not None and limit <= 0:
+        return ()
     kept: list[LogEntry] = []
-    for entry in fight.log:
-        text = fold(entry.text)
-        named = set(pattern.findall(text)) if pattern is not None else set()
-        if named & hidden:
-            continue
-        if named & secret and any(ch.isdigit() for ch in pattern.sub(" ", text)):
-            continue
-        kept.append(entry if entry.moment is None else evolve(entry, moment=None))
-    if limit is not None:
-        kept = kept[-limit:] if limit > 0 else []
+    if limit is None:
+        kept = [for_players(e) for e in fight.log if shown_to_players(e)]
+    else:  # the newest first, stopping once there are enough
+        for entry in reversed(fight.log):
+            if shown_to_players(entry):
+                kept.append(for_players(entry))
+                if len(kept) == limit:
+                    break
+        kept.reverse()
     return tuple(kept)
 
 

@@ -1,11 +1,15 @@
 """Saves: one human-readable TOML file per fight, a snapshot plus an append-only journal.
 
-The layout of a save (schema 2; the README shows an example):
+The layout of a save (schema 3; the README shows an example):
 
 - a header: `schema`, `app = "cdbtui"`, and `digest`, the SHA-256 of the `[fight]`
   section as written, so that a hand edit is noticed (and accepted: see below);
 - `[summary]`: what the fight list shows (name, rules, turn, combatants);
-- `[fight]`, `[[fight.combatants]]`, `[[fight.log]]`: the current state in full;
+- `[fight]`, `[[fight.combatants]]`, `[fight_log]`: the current state in full; the
+  log one inline table an entry: its turn and moment, its `kind`, its `text` (for
+  display only) and `about`, the combatants it names, each with its `role` and
+  whether it was `hidden`/`private` when the entry was made (what players may read
+  is decided from these, players.py);
 - `[base]` (only after a hand edit): the state the history starts from; without it
   the history starts from the empty fight named in `[history]`;
 - `[history]`: the canonical command lines from the base (`lines`) and those undone
@@ -25,13 +29,22 @@ rewritten whole: to a temporary file in the same folder, fsynced, then put in pl
 with `os.replace` and the folder fsynced, the previous version kept as
 `NAME.toml.bak`.  A crash leaves the old file or the new one; a torn last journal
 entry is dropped on load.  A `[fight]` edited by hand (say, a typo in a name) is
-loaded as it is and the undo history restarts there.  Saves of schema 1 are
-migrated when next written, keeping the original as `NAME.toml.v1`.
+loaded as it is and the undo history restarts there.  Saves of schema 1 and 2
+are migrated when next written, keeping the original as `NAME.toml.v1` / `.v2`.
+
+Migrating a save of schema 1 or 2, whose log entries are text only: its history is
+replayed (once, on reading), and if it leads to the saved state (the same texts),
+the replayed state is taken, with each entry's kind and names as the engine makes
+them.  Otherwise (a hand edit) they are recovered from the text once
+(`recover_log`: the roster's names found in it, longest first, with the flags the
+combatant has now; a name no longer on the roster, or an earlier combatant of the
+same name, counts as hidden and private, to be safe) and the history restarts there.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import tomllib
 from functools import lru_cache
 from pathlib import Path
@@ -45,17 +58,18 @@ from .engine.catalog import RULESETS, TALENT_ES, catalog_for
 from .engine.limits import name_problem
 from .engine.errors import Refusal
 from .engine.tomlerrors import toml_error as _toml_error
-from .engine.model import Fight, LogEntry
+from .engine.model import Fight, Log, LogEntry, LogKind, Mention, Role
+from .engine.text import fold
 from .engine.parser import parse
 from .engine.rules import new_fight
 from .engine.session import DO, REDO, UNDO, Outcome, Session
 from .files import SaveError, read_bytes, write_atomic
 
 APP = "cdbtui"
-SCHEMA = 2
+SCHEMA = 3
 
 HEADER = """\
-# Partida de cdbtui (formato 2). Se puede leer y, con cuidado, corregir a mano:
+# Partida de cdbtui (formato 3). Se puede leer y, con cuidado, corregir a mano:
 #   [summary]   lo que muestra la lista de partidas
 #   [fight]     el estado actual del combate (una errata en un nombre se corrige
 #               aquí; el historial de deshacer empezará entonces en ese punto)
@@ -97,7 +111,34 @@ def _chunk(header: str, obj: Any) -> str:
 
 @lru_cache(maxsize=1 << 16)
 def _log_line(entry: LogEntry) -> str:
-    return "    " + _inline_table(to_data(entry)) + ",\n"
+    """One log entry as an inline table: `{turn = 1, moment = 7, kind = "action",
+    text = "…", about = [{name = "Mike"}, {name = "Ninja", role = "target",
+    hidden = true}]}` (a missing moment, the kind `note`, no warning, the role
+    `actor` and false flags are left out)."""
+    table: dict[str, Any] = {"turn": entry.turn}
+    if entry.moment is not None:
+        table["moment"] = entry.moment
+    if entry.kind is not LogKind.NOTE:
+        table["kind"] = entry.kind.value
+    table["text"] = entry.text
+    if entry.warning:
+        table["warning"] = True
+    text = _inline_table(table)
+    if entry.about:
+        text = text[:-1] + ", about = [" + ", ".join(map(_mention_text, entry.about)) + "]}"
+    return "    " + text + ",\n"
+
+
+@lru_cache(maxsize=4096)
+def _mention_text(mention: Mention) -> str:
+    table: dict[str, Any] = {"name": mention.name}
+    if mention.role is not Role.ACTOR:
+        table["role"] = mention.role.value
+    if mention.hidden:
+        table["hidden"] = True
+    if mention.private:
+        table["private"] = True
+    return _inline_table(table)
 
 
 def _inline_table(table: dict[str, Any]) -> str:
@@ -132,17 +173,41 @@ def _is_empty_base(base: Fight) -> bool:
 
 
 def summary(fight: Fight) -> dict[str, Any]:
-    return {
+    """What the fight list shows: `combatants` counts everyone (the DJ's list), and
+    `hidden`, written only when there are any, how many of them are hidden PNJ."""
+    table: dict[str, Any] = {
         "name": fight.name,
         "rules": fight.rules,
         "turn": fight.turn,
         "combatants": len(fight.combatants),
     }
+    hidden = sum(1 for c in fight.combatants if c.hidden)
+    if hidden:
+        table["hidden"] = hidden
+    return table
+
+
+#: States of the history saved beside the current one (`Session.saved_states`), so
+#: that an undo after a load replays at most a few dozen lines instead of all of them.
+SAVED_STATES = 2
+
+
+def _state_text(position: int, state: Fight) -> str:
+    """`[state_N]`: the state after N lines of the history, with its combatants; its
+    log is the first `log` entries of `[fight]`'s (the log only grows)."""
+    header = f"state_{position}"
+    scalars = to_data(state, skip=frozenset({"combatants", "log"}))
+    parts = [tomli_w.dumps({header: {**scalars, "log": len(state.log)}})]
+    parts += [_chunk(f"{header}.combatants", c) for c in state.combatants]
+    return "\n".join(parts)
 
 
 def dumps(session: Session) -> str:
     """The whole save (a snapshot with an empty journal) as text."""
     fight_text = _fight_text(session.fight, "fight")
+    # Inside what the [fight] digest covers: a hand edit of a saved state is an edit.
+    fight_text += "".join("\n" + _state_text(position, state)
+                          for position, state in session.saved_states(SAVED_STATES).items())
     history: dict[str, Any] = {}
     base = session.base
     base_text = ""
@@ -251,30 +316,187 @@ def section_text(text: str, header: str) -> str | None:
     return text[start + 1 : min(ends)] if ends else None
 
 
-def _decode_log(entries: Any, header: str) -> tuple[LogEntry, ...]:
-    """The log, checked like `codec.from_data` would but quicker (it is long)."""
+#: The keys a log entry may have (schema 3; earlier ones had no kind or about).
+_ENTRY_KEYS = frozenset({"turn", "moment", "kind", "text", "warning", "about"})
+_OLD_ENTRY_KEYS = frozenset({"turn", "moment", "text", "warning"})
+_MENTION_KEYS = frozenset({"name", "role", "hidden", "private"})
+_KINDS = {kind.value: kind for kind in LogKind}
+_ROLES = {role.value: role for role in Role}
+
+
+@lru_cache(maxsize=4096)
+def _mention(name: str, role: Role, hidden: bool, private: bool) -> Mention:
+    """Mentions read from a file, shared (a long log repeats a few of them)."""
+    return Mention(name, role, hidden, private)
+
+
+def _decode_about(value: Any) -> tuple[Mention, ...] | None:
+    """The `about` of an entry, or None if it is not valid."""
+    if not isinstance(value, list):
+        return None
+    about = []
+    for item in value:
+        if not isinstance(item, dict) or not set(item) <= _MENTION_KEYS:
+            return None
+        name, role = item.get("name"), _ROLES.get(item.get("role", "actor"))
+        hidden, private = item.get("hidden", False), item.get("private", False)
+        if (type(name) is not str or not name or role is None
+                or type(hidden) is not bool or type(private) is not bool):
+            return None
+        about.append(_mention(name, role, hidden, private))
+    return tuple(about)
+
+
+def _decode_log(entries: Any, header: str, structured: bool = True) -> tuple[LogEntry, ...]:
+    """The log, checked like `codec.from_data` would but quicker (it is long).
+    `structured`: schema 3 (entries may have a kind and about)."""
     where = f"[{header}_log] › entries"
     if not isinstance(entries, list):
         raise SaveError(f"{where}: se esperaba una lista")
+    keys = _ENTRY_KEYS if structured else _OLD_ENTRY_KEYS
     log = []
     for number, entry in enumerate(entries, 1):
         if not isinstance(entry, dict):
             raise SaveError(f"{where} nº {number}: se esperaba una tabla")
         turn, moment, text = entry.get("turn"), entry.get("moment"), entry.get("text")
         warning = entry.get("warning", False)
+        kind = _KINDS.get(entry.get("kind", "note"))
+        about = _decode_about(entry["about"]) if "about" in entry else ()
         if (type(turn) is not int or not 0 <= turn <= 99_999
                 or not (moment is None or (type(moment) is int and -999 <= moment <= 999))
                 or type(text) is not str or type(warning) is not bool
-                or not set(entry) <= {"turn", "moment", "text", "warning"}):
+                or kind is None or about is None
+                or not set(entry) <= keys):
             raise SaveError(f"{where} nº {number}: entrada no válida {entry!r:.60}")
-        log.append(LogEntry(turn, moment, text, warning))
+        log.append(LogEntry(turn, moment, text, warning, kind, about))
     return tuple(log)
 
 
-def _decode_fight(table: Any, header: str) -> Fight:
+# ---------------------------------------------------------------- migration
+
+#: The engine's wordings before schema 3, to recover an entry's kind once, when a
+#: save of schema 1 or 2 cannot be replayed (first match wins; `note` if none).
+_OLD_KINDS: tuple[tuple[LogKind, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(pattern)) for kind, pattern in (
+        (LogKind.HEAL, r"^Descanso tras la batalla: "),
+        (LogKind.TURN, (
+            r"^— Turno \d+ —$|^Fin del turno \d+: |^Avanza la cuenta: |^Le toca a "
+            r"|^El DJ cierra el turno: "
+        )),
+        (LogKind.ORDER, r"^Orden: |^El DJ cambia el orden de "),
+        (LogKind.CONDITION, r"dejan de estar en duelo$|^Duelo entre "),
+        (LogKind.SETUP, r"^Alta de |^Baja de |^Tirada de grupo: |^Combate «|^El combate se llama «"),
+        (LogKind.RULE, (
+            r"^Aviso: |^Reglas de la casa · |^Sin reglas de la casa|^Iniciativa Rápida "
+            r"|^Caduca el Liderazgo de |^Bloqueo de "
+        )),
+    )
+)
+#: Wordings after the name that starts the entry ("Sven: …", "Sven cae …").
+_OLD_KINDS_AFTER_NAME: tuple[tuple[LogKind, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(pattern)) for kind, pattern in (
+        (LogKind.DAMAGE, (
+            r": \d+ casilla\(s\) de (?:heridas|fatiga) \(daño -?\d+ − RD -?\d+\)$"
+            r"|: daño -?\d+ − RD -?\d+ < 0, sin efecto$"
+            r"|: \d+ miembro\(s\) inutilizado\(s\) \(daño "
+        )),
+        (LogKind.HEAL, r"^: cura \d+ casilla"),
+        (LogKind.SETUP, r"^ empieza en el momento -?\d+$|^: 1d6 \(\d\) \+ INI |^ entra en el combate "),
+        (LogKind.CONDITION, (
+            r"^: [+−]|^ cae inconsciente|^ queda incapacitado|^ se queda sin miembros"
+            r"|^ monta a |^ desmonta de |^ se queda sin montura$"
+        )),
+        (LogKind.REACTION, r"^: .*, reacción \("),
+        (LogKind.TURN, r"^ termina su actuación "),
+        (LogKind.RULE, (
+            r"^ aplica a esta tirada |^ ataca a \d+ blancos |^ lidera: |^ apoya a "
+            r"|^ dispara desde una montura|^ está a cubierto: |^: \d+ blanco\(s\) "
+            r"|^ gasta ahora, en el momento de "
+        )),
+        (LogKind.ACTION, (
+            r"^: |^ retrasa su acción|^ deja de retrasar|^ se queda a la espera de: "
+            r"|^ interrumpe: |^ declina: |^ abandona |^ agota sus AC a la espera"
+        )),
+    )
+)
+
+
+def _old_kind(text: str, first: str | None) -> LogKind:
+    """The kind of a text-only entry (`first`: the name it starts with, if any)."""
+    for kind, pattern in _OLD_KINDS:
+        if pattern.search(text):
+            return kind
+    if first is not None:
+        rest = text[len(first):]
+        for kind, pattern in _OLD_KINDS_AFTER_NAME:
+            if pattern.search(rest):
+                return kind
+    return LogKind.NOTE
+
+
+def recover_log(fight: Fight) -> Fight:
+    """`fight` with each entry's kind and names recovered from its text (the log of a
+    save from before schema 3; see the module's docstring).  Every name found is an
+    actor (its numbers may be in the text); a removed combatant's name (from "Baja
+    de NAME" and "Alta de NAME (") and the entries of the earlier combatant of a name
+    used twice are hidden and private: whether players saw them is unknown."""
+    log = fight.log
+    roster = {fold(c.name): c for c in fight.combatants}
+    names = {key: c.name for key, c in roster.items()}
+    for entry in log:
+        text = entry.text
+        if text.startswith("Baja de "):
+            name = text[len("Baja de "):].split(": ", 1)[0]
+        elif text.startswith("Alta de ") and " (" in text:
+            name = text[len("Alta de "):].split(" (", 1)[0]
+        else:
+            continue
+        if name.strip():
+            names.setdefault(fold(name), name)
+    # The entry where the combatant now on the roster was added: before it, its name
+    # belonged to someone else (or to no one).
+    since = {}
+    for index, entry in enumerate(log):
+        for key, c in roster.items():
+            if entry.text.startswith(f"Alta de {c.name} ("):
+                since[key] = index
+    words = sorted(names, key=len, reverse=True)
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + r")(?!\w)") if words else None
+    recovered = []
+    for index, entry in enumerate(log):
+        about: dict[str, Mention] = {}
+        if pattern is not None:
+            for key in pattern.findall(fold(entry.text)):
+                c = roster.get(key)
+                if c is not None and index >= since.get(key, 0):
+                    about[key] = _mention(c.name, Role.ACTOR, c.hidden, c.private and not c.is_pc)
+                else:
+                    about[key] = _mention(names[key], Role.ACTOR, True, True)
+        first = next((m.name for m in about.values() if entry.text.startswith(m.name)), None)
+        recovered.append(evolve(entry, kind=_old_kind(entry.text, first), about=tuple(about.values())))
+    return evolve(fight, log=tuple(recovered))
+
+
+def _plain(fight: Fight) -> Fight:
+    """`fight` with its log as text only (what a save before schema 3 held)."""
+    return evolve(fight, log=tuple(LogEntry(e.turn, e.moment, e.text, e.warning) for e in fight.log))
+
+
+def _migrated(base: Fight, lines: list[str], current: Fight, redo: list[str]) -> Session | None:
+    """The session of a save from before schema 3 by replaying its history, if the
+    replay leads to the saved state (else None): the log then carries the kinds and
+    names the engine gives it."""
+    try:
+        session = Session(base, list(lines), None, list(redo))
+    except Refusal:
+        return None
+    return session if _plain(session.fight) == _plain(current) else None
+
+
+def _decode_fight(table: Any, header: str, structured: bool = True) -> Fight:
     if not isinstance(table, dict):
         raise SaveError(f"falta la sección [{header}]")
-    log = _decode_log(table.get("log", []), header)
+    log = _decode_log(table.get("log", []), header, structured)
     fight = evolve(from_data(Fight, {k: v for k, v in table.items() if k != "log"}, f"[{header}]"),
                    log=log)
     if fight.rules not in RULESETS:
@@ -373,22 +595,29 @@ def _empty_base(history: dict[str, Any]) -> Fight:
     return new_fight(name, rules, seed)
 
 
-def _session_v2(document: dict[str, Any], text: str) -> Loaded:
-    current = _decode_fight(_fight_table(document, "fight"), "fight")
+def _session_v2(document: dict[str, Any], text: str, schema: int = SCHEMA) -> Loaded:
+    structured = schema >= 3
+    current = _decode_fight(_fight_table(document, "fight"), "fight", structured)
     history, lines, redo = _history(document)
     if history.get("end") is not True:
         raise SaveError("el archivo está cortado: falta el final de [history] (end = true)")
     if "base" in document:
-        base = _decode_fight(_fight_table(document, "base"), "base")
+        base = _decode_fight(_fight_table(document, "base"), "base", structured)
+        if not structured:
+            base = recover_log(base)
     else:
         base = _empty_base(history)
     written = section_text(text, "fight")
     edited = written is None or digest_of(written) != document.get("digest")
     notes: list[str] = []
     if edited:  # the DJ changed the state by hand: it is the new start of the history
-        session = Session(current)
+        session = Session(current if structured else recover_log(current))
+    elif not structured:
+        session, edited = _old_session(base, lines, current, redo, notes)
     else:
-        session = Session.resume(base, lines, current, redo)
+        log = Log(current.log)
+        current = evolve(current, log=log)
+        session = Session.resume(base, lines, current, redo, _saved_states(document, log))
         expected = document.get("history_digest")
         if expected is not None and _history_digest(text) != expected and not session.verify():
             # [history] was changed by hand and no longer leads to [fight]: undo
@@ -398,14 +627,45 @@ def _session_v2(document: dict[str, Any], text: str) -> Loaded:
             notes.append("El historial guardado no lleva a este estado del combate (¿se"
                          " editó a mano?): deshacer empieza aquí")
     applied, torn = replay_journal(session, document.get("journal", []))
-    return Loaded(session, SCHEMA, applied, edited, torn, notes)
+    return Loaded(session, schema, applied, edited, torn, notes)
+
+
+def _saved_states(document: dict[str, Any], log: Log) -> dict[int, Fight]:
+    """The `[state_N]` tables of a save: states of the history, their logs prefixes of
+    the current one (checked like `[fight]`, and by the first undo that reaches them)."""
+    known: dict[int, Fight] = {}
+    for key, table in document.items():
+        if not (key.startswith("state_") and key[6:].isdigit() and isinstance(table, dict)):
+            continue
+        length = table.get("log")
+        if type(length) is not int or not 0 <= length <= len(log):
+            raise SaveError(f"[{key}] › log: se esperaba el número de entradas del registro")
+        state = _decode_fight({k: v for k, v in table.items() if k != "log"}, key, True)
+        known[int(key[6:])] = evolve(state, log=log.prefix(length))
+    return known
+
+
+def _old_session(
+    base: Fight, lines: list[str], current: Fight, redo: list[str], notes: list[str]
+) -> tuple[Session, bool]:
+    """A save from before schema 3: its history replayed (`_migrated`), or, if that
+    does not lead to its state, the state with its log recovered from the text and
+    the history restarting there (and True: as if edited)."""
+    session = _migrated(base, lines, current, redo)
+    if session is not None:
+        return session, False
+    notes.append("El historial guardado no lleva a este estado del combate: deshacer"
+                 " empieza aquí")
+    return Session(recover_log(current)), True
 
 
 def _session_v1(document: dict[str, Any]) -> Loaded:
     """Schema 1 (`format = "cdbtui"`, `version = 1`): the state and the history lines."""
-    current = _decode_fight(document.get("fight"), "fight")  # same model, same encoding
+    current = _decode_fight(document.get("fight"), "fight", structured=False)
     history, lines, redo = _history(document)
-    return Loaded(Session.resume(_empty_base(history), lines, current, redo), 1)
+    notes: list[str] = []
+    session, edited = _old_session(_empty_base(history), lines, current, redo, notes)
+    return Loaded(session, 1, edited=edited, notes=notes)
 
 
 def loads(text: str) -> Session:
@@ -429,7 +689,7 @@ def read_text(text: str) -> Loaded:
     if schema < 1:
         raise SaveError(f"formato de partida desconocido ({schema})")
     try:
-        loaded = _session_v1(document) if schema == 1 else _session_v2(document, text)
+        loaded = _session_v1(document) if schema == 1 else _session_v2(document, text, schema)
     except DecodeError as error:
         raise SaveError(str(error)) from None
     except SaveError:

@@ -38,7 +38,7 @@ from pathlib import Path
 if __name__ == "__main__":  # run as a script: import cdbtui from the checkout
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cdbtui import files, funnel, store  # noqa: E402
+from cdbtui import files, funnel  # noqa: E402
 from cdbtui.engine.commands import quote  # noqa: E402
 from cdbtui.engine.errors import Refusal  # noqa: E402
 from cdbtui.engine.rules import queue  # noqa: E402

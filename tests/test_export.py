@@ -26,7 +26,6 @@ from cdbtui.export import (
     export_html,
     export_markdown,
     is_damage,
-    mask_numbers,
 )
 
 
@@ -152,9 +151,10 @@ def test_text_typed_to_look_like_damage_is_not_bold():
     )
     assert not any(entry.damage for group in build_report(fight).turns for entry in group.entries)
     assert "**" not in export_markdown(fight)
-    assert not is_damage("Mike interrumpe: Sven: 2 casilla(s) de heridas (daño 3 − RD 0)", ["Mike", "Sven"])
-    assert is_damage("Sven: 2 casilla(s) de heridas (daño 3 − RD 0)", ["Mike", "Sven"])
-    assert not is_damage("Sven: 2 casilla(s) de heridas (daño 3 − RD 0)", ["Mike"])
+    # Damage is the entry's kind, not its wording.
+    assert not any(is_damage(entry) for entry in fight.log)
+    hit = fight_of("alta Sven ac=5 bando=pj", "dano sven 3").log[-1]
+    assert is_damage(hit) and hit.text == "Sven: 3 casilla(s) de heridas (daño 3 − RD 0)"
 
 
 def test_warnings_are_marked():
@@ -337,38 +337,50 @@ def test_hidden_names_are_matched_on_word_boundaries():
     assert "Alta de Bo " not in players and "Bo empieza" not in players
 
 
-def test_private_pnj_numbers_show_as_question_marks_for_players():
+def test_private_pnj_numbers_are_left_out_for_players():
+    """As in the player view (players.py): the roster's AC per turn is "?", the log
+    entries with a private PNJ's numbers are left out (its start moment shows: the
+    players' sheet shows its column from that row)."""
     fight = fight_of(*SECRET_LINES)
     players = export_markdown(fight, for_players=True)
     rows = {row[0]: row for row in roster_rows(players)[2:]}
-    assert rows["Soldado"][2:4] == ["?", "?"]
+    assert rows["Soldado"][2:4] == ["?", "4"]
     assert rows["Sven"][2:4] == ["5", "3"]  # a PJ's numbers are the player's own
     assert rows["Bob"][2:4] == ["3", "5"]
-    assert "Alta de Soldado (PNJ, ? AC)" in players
-    assert "Soldado empieza en el momento ?" in players
-    assert "**Soldado: ? casilla(s) de heridas (daño ? − RD ?)**" in players
-    assert "Alta de Soldado (PNJ, 5 AC)" not in players
+    texts = [parse_entry(line)[3] for _, lines in registro(players) for line in lines]
+    assert not any("Soldado" in text for text in texts)  # each one carries its numbers
+    assert "Alta de Bob (PNJ, 3 AC)" in texts and "Alta de Sven (PJ, 5 AC)" in texts
     full = export_markdown(fight)
     assert "Alta de Soldado (PNJ, 5 AC)" in full
     assert "**Soldado: 1 casilla(s) de heridas (daño 2 − RD 1)**" in full
     assert {row[0]: row for row in roster_rows(full)[2:]}["Soldado"][2:4] == ["5", "4"]
     page = export_html(fight, for_players=True)
     assert '<td class="num">?</td>' in page
-    assert "Soldado: ? casilla(s) de heridas (daño ? − RD ?)" in page
+    assert "Soldado: 1 casilla" not in page and "Alta de Soldado" not in page
 
 
-def test_masking_keeps_names_with_digits_and_dice():
-    names = ["Soldado 1", "Soldado 2"]
-    assert mask_numbers("Tirada de grupo: 1d6 = 4 para Soldado 1, Soldado 2", names) == (
-        "Tirada de grupo: 1d6 = ? para Soldado 1, Soldado 2"
-    )
-    assert mask_numbers("Soldado 2: Disparar (3 AC) → momento -1", names) == (
-        "Soldado 2: Disparar (? AC) → momento ?"
-    )
-    fight = fight_of(*demo_lines(), '"soldado 2" esquivar')
+def test_names_with_digits_are_not_numbers_for_players():
+    fight = fight_of(*demo_lines(), 'estado "soldado 2" +agarrado')
     players = export_markdown(fight, for_players=True)
-    assert "Soldado 2: Esquivar, reacción (? AC) → momento ?" in players
+    assert "- Soldado 2: +agarrado" in players.splitlines()
     assert "Alta de Soldado 1 (PNJ, 6 AC)" in players  # Soldado 1 is not private
+    assert "Alta de Soldado 2" not in players
+
+
+def test_players_read_no_moments():
+    """The players' countdown jumps over moments where only hidden PNJ act: the
+    export must not show them either (it went 8 → 5; "M6 Mike: Esquivar" would
+    tell that something happened at 6)."""
+    fight = fight_of(
+        "alta Mike ac=7 bando=pj", "alta Ninja ac=6 oculto", "momento Mike 8",
+        "momento Ninja 6", "empezar", "mike gasta 3", "mike esquivar",
+    )
+    assert fight.moment == 6 and fight.log[-1].text.startswith("Mike: Esquivar")
+    players = export_markdown(fight, for_players=True)
+    assert "- Mike: Esquivar, reacción (1 AC) → momento 4" in players.splitlines()
+    assert "`M" not in players
+    assert '<span class="moment"></span> Mike: Esquivar' in export_html(fight, for_players=True)
+    assert "- `M6` Mike: Esquivar, reacción (1 AC) → momento 4" in export_markdown(fight).splitlines()
 
 
 def test_formats_table():

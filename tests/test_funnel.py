@@ -86,3 +86,25 @@ def test_new_saves_of_the_fight_list_are_made_through_the_funnel(tmp_path):
     with pytest.raises(Refusal):
         create_fight(tmp_path, "Mal", "cdb", ("alta Bob ac=0",))
     assert not (tmp_path / "mal.toml").exists()
+
+
+def test_a_loaded_long_history_undoes_without_replaying_it_all(tmp_path, monkeypatch):
+    """The save keeps a few states of the history: the first undo after a load replays
+    a few dozen lines, not the whole evening (issue 9: cost that grows too fast)."""
+    path = tmp_path / "larga.toml"
+    lines = [f"nombre N{number}" for number in range(1_000)]
+    SaveFile.start(path, Session.new("larga", "cdb", 1), lines)
+    calls = []
+    real = session_module.apply
+
+    def counting(fight, command):
+        calls.append(command)
+        return real(fight, command)
+
+    monkeypatch.setattr(session_module, "apply", counting)
+    save_file = SaveFile.open(path)
+    save_file.play("deshacer")
+    assert save_file.session.fight.name == "N998"
+    assert len(calls) <= 128
+    monkeypatch.undo()
+    assert load(path).fight.name == "N998"

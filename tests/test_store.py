@@ -40,7 +40,7 @@ def test_the_save_is_readable_toml_with_the_current_state(played):
     document = tomllib.loads(store.dumps(played))
     assert document["app"] == "cdbtui" and document["schema"] == store.SCHEMA
     assert document["summary"] == {"name": "Puerto, noche", "rules": "cdb", "turn": 1,
-                                   "combatants": 5}
+                                   "combatants": 5, "hidden": 1}
     assert document["history"]["end"] is True
     assert document["fight"]["name"] == "Puerto, noche"
     names = [c["name"] for c in document["fight"]["combatants"]]
@@ -136,7 +136,7 @@ def test_foreign_toml_gives_a_spanish_save_error(tmp_path):
 
 def test_newer_version_gives_a_spanish_save_error(played, tmp_path):
     path = tmp_path / "nueva.toml"
-    path.write_text(store.dumps(played).replace("schema = 2", "schema = 99", 1), "utf-8")
+    path.write_text(store.dumps(played).replace("schema = 3", "schema = 99", 1), "utf-8")
     with pytest.raises(SaveError, match="versión más nueva"):
         store.load(path)
 

@@ -29,6 +29,7 @@ from .model import (
     WOUND_CATEGORIES,
     Combatant,
     Fight,
+    LogKind,
     Status,
 )
 from .mounts import _dismount
@@ -76,7 +77,8 @@ def _condition(fight: Fight, command: cmd.Condition) -> Fight:
             if fight.turn > 1 or (fight.started and c.status is not Status.READY):
                 raise Refusal("La sorpresa solo vale en el primer turno, antes de que actúe")
         c = evolve(c, conditions=(*c.conditions, condition))
-        fight = fight.note(f"{c.name}: +{condition}" + (f" ({COVER_NOTE})" if condition == COVER else ""))
+        fight = fight.note(f"{c.name}: +{condition}" + (f" ({COVER_NOTE})" if condition == COVER else ""),
+                           kind=LogKind.CONDITION, about=[c.name], free=condition)
         if fight.started and c.status in ACTIVE:
             c = _apply_condition_now(c, condition)
         fight = fight.replace(c)
@@ -88,7 +90,8 @@ def _condition(fight: Fight, command: cmd.Condition) -> Fight:
             c = evolve(c, status=Status.DONE)
         fight = fight.replace(c).note(
             f"{c.name}: −{condition}"
-            + (" (recupera sus AC el turno siguiente)" if condition in (GRAPPLED, PINNED, SURPRISED) else "")
+            + (" (recupera sus AC el turno siguiente)" if condition in (GRAPPLED, PINNED, SURPRISED) else ""),
+            kind=LogKind.CONDITION, about=[c.name], free=condition,
         )
     return _settle(fight)
 
@@ -118,11 +121,12 @@ def _damage(fight: Fight, command: cmd.Damage) -> Fight:
     if command.shots is not None and not 0 <= command.shots <= 999:
         raise Refusal(f"balas= entre 0 y 999 (pedido: {command.shots})")
     if c.has(COVER):
-        fight = fight.note(f"{c.name} está a cubierto: {COVER_NOTE}")
+        fight = fight.note(f"{c.name} está a cubierto: {COVER_NOTE}", kind=LogKind.RULE, about=[c.name])
     if c.is_group:
         return _damage_group(fight, c, command)
     if total < 0:
-        return fight.note(f"{c.name}: daño {command.amount} − RD {command.rd} < 0, sin efecto")
+        return fight.note(f"{c.name}: daño {command.amount} − RD {command.rd} < 0, sin efecto",
+                          kind=LogKind.DAMAGE, about=[c.name])
     boxes = max(total, 1)
     if command.fatigue:
         room = c.fatigue.size - c.fatigue.marked
@@ -133,14 +137,17 @@ def _damage(fight: Fight, command: cmd.Damage) -> Fight:
         overflow = boxes
     if overflow:
         c = evolve(c, wounds=evolve(c.wounds, marked=min(c.wounds.size, c.wounds.marked + overflow)))
-    fight = fight.note(f"{c.name}: {boxes} casilla(s) de {track_name} (daño {command.amount} − RD {command.rd})")
+    fight = fight.note(f"{c.name}: {boxes} casilla(s) de {track_name} (daño {command.amount} − RD {command.rd})",
+                       kind=LogKind.DAMAGE, about=[c.name])
     if c.status is not Status.OUT:
         if is_out(c):
             c = evolve(c, status=Status.OUT, ac=0, acting=False, trigger=None)
-            fight = fight.note(f"{c.name} cae inconsciente: fuera de combate", warning=True)
+            fight = fight.note(f"{c.name} cae inconsciente: fuera de combate", warning=True,
+                               kind=LogKind.CONDITION, about=[c.name])
         elif is_incapacitated(c) and c.status in ACTIVE:
             c = evolve(c, status=Status.DONE, ac=0, acting=False, trigger=None)
-            fight = fight.note(f"{c.name} queda incapacitado: no puede hacer maniobras", warning=True)
+            fight = fight.note(f"{c.name} queda incapacitado: no puede hacer maniobras", warning=True,
+                               kind=LogKind.CONDITION, about=[c.name])
     return _settle(fight.replace(c))
 
 
@@ -166,7 +173,7 @@ def _heal(fight: Fight, command: cmd.Heal) -> Fight:
     if c.status is Status.OUT and not is_out(c):
         c = evolve(c, status=Status.DONE)
         text += " (vuelve a actuar el turno siguiente)"
-    return _settle(fight.replace(c).note(text))
+    return _settle(fight.replace(c).note(text, kind=LogKind.HEAL, about=[c.name]))
 
 
 def _rest(fight: Fight, command: cmd.Rest) -> Fight:
@@ -186,5 +193,6 @@ def _rest(fight: Fight, command: cmd.Rest) -> Fight:
     return fight.replace(*changed).note(
         "Descanso tras la batalla: se borran los Rasguños de "
         + ", ".join(c.name for c in changed)
-        + " (las heridas peores se curan con «curar NOMBRE N»)"
+        + " (las heridas peores se curan con «curar NOMBRE N»)",
+        kind=LogKind.HEAL, about=[c.name for c in changed],
     )

@@ -7,16 +7,23 @@ placing a combatant at its start moment (`_place`, mid-fight too), entering a mo
 `_settle`, run after each command: it completes carried maneuvers at the head of the
 queue and moves the count past empty moments (with Iniciativa Rápida, hands the go
 to the next combatant).  Imports `queries` and `spending`, no command module.
+
+Public, for what players see (players.py shows the countdown as the engine would
+move it, never with a copy of these rules): `follow_countdown` (entering a moment,
+unlogged), `next_moment` (where the count goes next) and `next_go` (Iniciativa
+Rápida: who has the next go).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from itertools import pairwise
 
 from attrs import evolve
 
 from .errors import Refusal
-from .model import Combatant, Fight, Status
+from .model import Combatant, Fight, LogKind, Status
 from .queries import order_key, queue, tie_reason
 from .spending import _complete
 
@@ -47,11 +54,16 @@ def _note_ties(fight: Fight) -> Fight:
         for a, b in zip(line, line[1:])
         if not (b.status is Status.HOLDING)
     ]
-    return fight.note("Orden: " + "; ".join(reasons)) if reasons else fight
+    tied = [c.name for pair in pairwise(line) if pair[1].status is not Status.HOLDING for c in pair]
+    return fight.note("Orden: " + "; ".join(reasons), kind=LogKind.ORDER,
+                      about=tied) if reasons else fight
 
 
-def _enter(fight: Fight, moment: int) -> Fight:
-    """Move the countdown to `moment`: holders follow, waiters pay 1 AC a moment."""
+def follow_countdown(fight: Fight, moment: int) -> Fight:
+    """The fight with the countdown at `moment` (from a higher one): holders follow,
+    waiters pay 1 AC a moment (and are done when they run out).  Nothing is logged:
+    `_enter` is this plus the log; the players' view (players.py) uses it to show the
+    countdown at the moment players see."""
     previous = fight.moment if fight.moment is not None else moment
     passed = previous - moment
     changed = []
@@ -68,15 +80,24 @@ def _enter(fight: Fight, moment: int) -> Fight:
                 status=Status.WAITING if ac > 0 else Status.DONE,
                 trigger=c.trigger if ac > 0 else None,
             ))
-    fight = evolve(fight.replace(*changed), moment=moment)
-    for c in changed:
+    return evolve(fight.replace(*changed), moment=moment)
+
+
+def _enter(fight: Fight, moment: int) -> Fight:
+    """Move the countdown to `moment`: holders follow, waiters pay 1 AC a moment."""
+    waiting = [c for c in fight.combatants if c.status is Status.WAITING]
+    fight = follow_countdown(fight, moment)
+    for c in waiting:
+        c = fight.find(c.name)
         if c.status is Status.DONE:
-            fight = fight.note(f"{c.name} agota sus AC a la espera → momento {c.marker}")
+            fight = fight.note(f"{c.name} agota sus AC a la espera → momento {c.marker}",
+                               kind=LogKind.ACTION, about=[c.name])
     return _note_ties(fight)
 
 
-def _next_moment(fight: Fight) -> int | None:
-    """The highest marker of anyone who fixes a moment (not holders or waiters)."""
+def next_moment(fight: Fight) -> int | None:
+    """The highest marker of anyone who fixes a moment (not holders or waiters, not
+    mounts): where the countdown goes next."""
     mounts = fight.mounts
     markers = [
         c.marker for c in fight.combatants
@@ -84,6 +105,9 @@ def _next_moment(fight: Fight) -> int | None:
         and c.key not in mounts
     ]
     return max(markers) if markers else None
+
+
+_next_moment = next_moment
 
 
 def _settle(fight: Fight) -> Fight:
@@ -98,7 +122,7 @@ def _settle(fight: Fight) -> Fight:
                 fight = _complete(fight, head)
                 continue
             return fight
-        target = _next_moment(fight)
+        target = next_moment(fight)
         if target is None:
             return fight
         fight = _enter(fight, target)
@@ -115,18 +139,27 @@ def _settle_quick(fight: Fight) -> Fight:
                 fight = _complete(fight, actor)
                 continue
             return fight
-        mounts = fight.mounts
-        waiting = [
-            (( -c.start, *order_key(c, position)[1:]), c)
-            for position, c in enumerate(fight.combatants)
-            if c.status is Status.READY and c.start is not None and c.key not in mounts
-        ]
-        if not waiting:
+        actor = next_go(fight)
+        if actor is None:
             return evolve(fight, actor=None)
-        _, actor = min(waiting, key=lambda pair: pair[0])
         fight = evolve(fight, actor=actor.name, moment=actor.start)
-        fight = fight.note(f"Le toca a {actor.name} (iniciativa {actor.start}): gasta las AC que quiera")
+        fight = fight.note(f"Le toca a {actor.name} (iniciativa {actor.start}): gasta las AC que quiera",
+                           kind=LogKind.TURN, about=[actor.name])
     return fight
+
+
+def next_go(fight: Fight, among: Callable[[Combatant], bool] | None = None) -> Combatant | None:
+    """Iniciativa Rápida: who has the next go, the highest start (then Agilidad,
+    Atención, Habilidad, roster) of those who have not had one; a mount goes with
+    its rider.  `among` narrows the choice (players.py: the visible ones)."""
+    mounts = fight.mounts
+    waiting = [
+        ((-c.start, *order_key(c, position)[1:]), c)
+        for position, c in enumerate(fight.combatants)
+        if c.status is Status.READY and c.start is not None and c.key not in mounts
+        and (among is None or among(c))
+    ]
+    return min(waiting, key=lambda pair: pair[0])[1] if waiting else None
 
 
 def _refuse_in_quick(fight: Fight, what: str) -> None:
@@ -144,7 +177,8 @@ def _place(fight: Fight, c: Combatant, start: int) -> Fight:
         c = evolve(c, marker=marker, ac=c.budget(fight.turn), status=Status.READY)
         fight = fight.replace(c)
         if start > moment:
-            fight = fight.note(f"{c.name} entra en el combate en el momento {marker} (su inicio {start} ya pasó)")
+            fight = fight.note(f"{c.name} entra en el combate en el momento {marker} (su inicio {start} ya pasó)",
+                               kind=LogKind.SETUP, about=[c.name])
         if fight.moment is None or fight.turn_over or fight.moment < marker:
             fight = evolve(fight, moment=max(marker, moment))
         return fight

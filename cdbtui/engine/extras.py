@@ -11,7 +11,7 @@ from . import commands as cmd
 from .catalog import catalog, catalog_for
 from .countdown import _get, _require_started
 from .errors import Refusal
-from .model import Fight, Status
+from .model import Fight, LogKind, Status
 
 def _swap(fight: Fight, command: cmd.Swap) -> Fight:
     a, b = _get(fight, command.first), _get(fight, command.second)
@@ -22,7 +22,8 @@ def _swap(fight: Fight, command: cmd.Swap) -> Fight:
     roster = list(fight.combatants)
     i, j = fight.index(a.name), fight.index(b.name)
     roster[i], roster[j] = roster[j], roster[i]
-    return evolve(fight, combatants=tuple(roster)).note(f"El DJ cambia el orden de {a.name} y {b.name}")
+    return evolve(fight, combatants=tuple(roster)).note(f"El DJ cambia el orden de {a.name} y {b.name}",
+                                                        kind=LogKind.ORDER, about=[a.name, b.name])
 
 
 def _targets(fight: Fight, command: cmd.Targets) -> Fight:
@@ -32,7 +33,8 @@ def _targets(fight: Fight, command: cmd.Targets) -> Fight:
         raise Refusal(f"Blancos adicionales entre 0 y 20 (pedido: {command.extra})")
     c = evolve(c, extra_targets=command.extra)
     return fight.replace(c).note(
-        f"{c.name}: {command.extra} blanco(s) adicional(es) este turno → −{command.extra} a todo"
+        f"{c.name}: {command.extra} blanco(s) adicional(es) este turno → −{command.extra} a todo",
+        kind=LogKind.RULE, about=[c.name],
     )
 
 
@@ -40,7 +42,7 @@ def _rename(fight: Fight, command: cmd.Rename) -> Fight:
     title = command.title.strip()
     if not title:
         raise Refusal("El combate necesita un nombre")
-    return evolve(fight, name=title).note(f"El combate se llama «{title}»")
+    return evolve(fight, name=title).note(f"El combate se llama «{title}»", kind=LogKind.SETUP)
 
 
 def _house_rules(fight: Fight, command: cmd.HouseRules) -> Fight:
@@ -52,7 +54,7 @@ def _house_rules(fight: Fight, command: cmd.HouseRules) -> Fight:
             raise Refusal(f"{c.name} tiene pendiente «{c.carried.label}», que sin esas reglas"
                           " de la casa no existe: que la complete o la abandone antes")
     if not command.text:
-        return after.note("Sin reglas de la casa: el catálogo del libro")
+        return after.note("Sin reglas de la casa: el catálogo del libro", kind=LogKind.RULE)
     base = {m.id: m for m in catalog(fight.rules).maneuvers}
     added = [m.name for m in book.maneuvers if m.id not in base]
     changed = [m.name for m in book.maneuvers if m.id in base and m != base[m.id]]
@@ -61,4 +63,4 @@ def _house_rules(fight: Fight, command: cmd.HouseRules) -> Fight:
         parts.append("nuevas: " + ", ".join(added))
     if changed:
         parts.append("cambiadas: " + ", ".join(changed))
-    return after.note("Reglas de la casa · " + ("; ".join(parts) or "sin cambios"))
+    return after.note("Reglas de la casa · " + ("; ".join(parts) or "sin cambios"), kind=LogKind.RULE)

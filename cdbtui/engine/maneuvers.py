@@ -5,7 +5,8 @@ Owns doing a catalog maneuver or a free action (`gasta N`) at one's moment, a
 reaction outside it (`_react`), a waiter's interruption, the checks on a target and on
 Liderazgo's degree of success, and the reminders the book ties to a maneuver (mounted
 charges, leaving a duel, shooting from a mount).  The spending itself is in
-`spending.py`.
+`spending.py`.  The checks of a reaction and of an interruption are public
+(`check_react`, `check_reaction_fits`, `check_interrupt`): `options` asks them too.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from . import commands as cmd
 from .catalog import Maneuver, catalog_for
 from .countdown import _get, _require_started, _settle
 from .errors import Refusal
-from .model import Combatant, Fight, Status
+from .model import Combatant, Fight, LogKind, Status
 from .spending import (
     LEADERSHIP,
     LEAVE_DUEL,
@@ -22,6 +23,7 @@ from .spending import (
     _check_cost,
     _check_maneuver_rules,
     _spend,
+    completes_now,
 )
 from .text import fold
 from .turn import _in_turn
@@ -60,7 +62,8 @@ def _perform(fight: Fight, command: cmd.Perform, *, interrupt: bool = False) -> 
     if maneuver is not None:
         _check_maneuver_rules(fight, c, maneuver, cost)
     if interrupt:
-        fight = fight.note(f"{c.name} interrumpe: {c.trigger or 'lo que esperaba'}")
+        fight = fight.note(f"{c.name} interrumpe: {c.trigger or 'lo que esperaba'}",
+                           kind=LogKind.ACTION, about=[c.name], free=c.trigger)
     fight = _maneuver_notes(fight, c, maneuver)
     return _settle(_spend(fight, c, cost, label, maneuver=maneuver, target=target,
                           degree=command.degree))
@@ -119,38 +122,56 @@ def _maneuver_notes(fight: Fight, c: Combatant, maneuver: Maneuver | None) -> Fi
         fight = fight.note(
             f"Aviso: {c.name} no está montado (usa «monta {cmd.quote(c.name)} MONTURA»):"
             " en la Carga con Montura es la montura la que gasta las AC del movimiento",
-            warning=True,
+            warning=True, kind=LogKind.RULE, about=[c.name],
         )
     if maneuver.id == MOUNTED_CHARGE and c.mount is not None:
         fight = fight.note(
             f"{c.mount} gasta ahora, en el momento de {c.name}, las AC de lo que mueva"
-            f" («{cmd.quote(c.mount)} mover N»)"
+            f" («{cmd.quote(c.mount)} mover N»)",
+            kind=LogKind.RULE, about=[c.mount, c.name],
         )
     if maneuver.id == LEAVE_DUEL and c.duel is None:
-        fight = fight.note(f"Aviso: {c.name} no está en duelo: abandonarlo no tiene efecto", warning=True)
+        fight = fight.note(f"Aviso: {c.name} no está en duelo: abandonarlo no tiene efecto", warning=True,
+                           kind=LogKind.RULE, about=[c.name])
     if maneuver.attack and c.mount is not None and maneuver.group == RANGED_GROUP:
-        fight = fight.note(f"{c.name} dispara desde una montura: −2 a la tirada (Combate montado)")
+        fight = fight.note(f"{c.name} dispara desde una montura: −2 a la tirada (Combate montado)",
+                           kind=LogKind.RULE, about=[c.name])
     return fight
+
+
+def check_react(fight: Fight, c: Combatant, maneuver: Maneuver, cost: int) -> None:
+    """Refuse a reaction `c` may not declare now, AC aside (`check_reaction_fits`)."""
+    _check_can_maneuver(fight, c)
+    _check_maneuver_rules(fight, c, maneuver, cost)
+    if c.status is Status.DONE and c.ac > 0:
+        raise Refusal(f"{c.name} ha declinado este turno: no puede {maneuver.name.lower()}")
+
+
+def check_reaction_fits(c: Combatant, maneuver: Maneuver, cost: int) -> None:
+    """A reaction is never carried over: refuse one that costs more than the AC left."""
+    if not completes_now(c, cost):
+        raise Refusal(
+            f"{c.name} no tiene AC para {maneuver.name.lower()} (le quedan {c.ac}, cuesta {cost})"
+        )
+
+
+def check_interrupt(fight: Fight, c: Combatant) -> None:
+    """Only a waiter interrupts (RULES.md §3 "Wait")."""
+    _require_started(fight)
+    if c.status is not Status.WAITING:
+        raise Refusal(f"{c.name} no está a la espera: no puede interrumpir")
 
 
 def _react(
     fight: Fight, c: Combatant, maneuver: Maneuver, cost: int, label: str, target: str | None
 ) -> Fight:
-    _check_can_maneuver(fight, c)
-    _check_maneuver_rules(fight, c, maneuver, cost)
-    verb = maneuver.name.lower()
-    if c.status is Status.DONE and c.ac > 0:
-        raise Refusal(f"{c.name} ha declinado este turno: no puede {verb}")
-    if c.ac < cost:
-        raise Refusal(
-            f"{c.name} no tiene AC para {verb} (le quedan {c.ac}, cuesta {cost})"
-        )
+    check_react(fight, c, maneuver, cost)
+    check_reaction_fits(c, maneuver, cost)
     return _spend(fight, c, cost, label, maneuver=maneuver, reaction=True, target=target)
 
 
 def _trigger(fight: Fight, command: cmd.Trigger) -> Fight:
     _require_started(fight)
     c = _get(fight, command.action.name)
-    if c.status is not Status.WAITING:
-        raise Refusal(f"{c.name} no está a la espera: no puede interrumpir")
+    check_interrupt(fight, c)
     return _perform(fight, command.action, interrupt=True)

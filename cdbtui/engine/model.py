@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import math
 import operator
+import re
+from collections.abc import Iterable
 from enum import StrEnum
+from functools import lru_cache
 from itertools import chain, islice
 
 from attrs import evolve, field, frozen
+
+from .text import fold
 
 #: Wound categories (RULES.md §6), in the order their boxes fill, with the total
 #: penalty a combatant suffers once a box of that category is marked.
@@ -262,14 +267,109 @@ class Combatant:
         )
 
 
-@frozen
+class LogKind(StrEnum):
+    """What a log entry records.  The text is for display only: what players may
+    read (players.py) and what the export stresses (damage) come from the kind and
+    the names an entry is about, never from its wording."""
+
+    #: Adding and removing combatants, start moments and rolls, the fight's name.
+    SETUP = "setup"
+    #: A new turn, its end, the count moving on, whose go it is (Iniciativa Rápida).
+    TURN = "turn"
+    #: Who goes first at a moment: ties, the DJ's swap.
+    ORDER = "order"
+    #: A maneuver or free action at one's moment; holding, waiting, interrupting, declining.
+    ACTION = "action"
+    #: A maneuver outside one's moment (Esquivar, Bloqueo…).
+    REACTION = "reaction"
+    #: A condition gained or lost; out of the fight, incapacitated; duels and mounts.
+    CONDITION = "condition"
+    #: A damage roll: boxes marked, stopped by RD, members of a Horda put out.
+    DAMAGE = "damage"
+    #: Healing and the rest after a battle.
+    HEAL = "heal"
+    #: A rule's reminder or effect: cover, penalties, Bloqueo, Liderazgo, mounted combat.
+    RULE = "rule"
+    #: Anything else (house rules…).
+    NOTE = "note"
+
+
+class Role(StrEnum):
+    """How a log entry names a combatant."""
+
+    #: The entry is about it: the numbers in the text may be its own.
+    ACTOR = "actor"
+    #: The object of another's maneuver ("Mike: Disparar a Soldado 2 (3 AC)"): named,
+    #: but the numbers are not its.
+    TARGET = "target"
+    #: Named in a text the DJ typed (a trigger, a free action's words).
+    NAMED = "named"
+
+
+#: When one entry names a combatant twice, the role kept (the one that says most).
+_ROLE_RANK = {Role.ACTOR: 0, Role.TARGET: 1, Role.NAMED: 2}
+
+
+@frozen(cache_hash=True)
+class Mention:
+    """A combatant a log entry is about, with what players could know of it *when the
+    entry was made*: `hidden` (an `oculto` PNJ: players must not learn it exists) and
+    `private` (a `privado` PNJ: players must not learn its numbers; a PJ's numbers are
+    its player's own, so a private PJ is not private here).  A name that was on no
+    roster is both, to be safe."""
+
+    name: str
+    role: Role = field(default=Role.ACTOR, converter=Role)
+    hidden: bool = False
+    private: bool = False
+
+
+@lru_cache(maxsize=4096)
+def _mention(name: str, role: Role, hidden: bool, private: bool) -> Mention:
+    """Mentions are few distinct values repeated over a long log: shared ones."""
+    return Mention(name, role, hidden, private)
+
+
+def mention_of(c: Combatant, role: Role = Role.ACTOR) -> Mention:
+    """`c` as a log entry names it, with its flags as they are now."""
+    return _mention(c.name, Role(role), c.hidden, c.private and not c.is_pc)
+
+
+@lru_cache(maxsize=256)
+def _name_finder(names: tuple[str, ...]) -> tuple[re.Pattern[str] | None, dict[str, str]]:
+    """A pattern finding any of `names` (folded) as whole words, longest first, so that
+    "Soldado 1" is never read as "Soldado" followed by a 1; and folded → roster name."""
+    by_fold = {}
+    for name in names:
+        by_fold.setdefault(fold(name), name)
+    words = sorted(by_fold, key=len, reverse=True)
+    if not words:
+        return None, by_fold
+    body = "|".join(re.escape(w) for w in words)
+    return re.compile(rf"(?<!\w)(?:{body})(?!\w)"), by_fold
+
+
+#: Free texts repeat (a maneuver's label, a trigger): folded once each.
+_folded = lru_cache(maxsize=4096)(fold)
+
+
+#: What `Fight.note` takes as the names an entry is about: a name (an actor), a
+#: (name, role) pair, or a `Mention` made beforehand (someone no longer on the roster).
+About = str | tuple[str, Role] | Mention
+
+
+@frozen(cache_hash=True)
 class LogEntry:
-    """One line of the fight's log: what happened, when."""
+    """One line of the fight's log: what happened, when, what kind of thing it was and
+    whom it is about (`about`, with the flags each had at that moment).  `text` is
+    for display only."""
 
     turn: int
     moment: int | None
     text: str
     warning: bool = False
+    kind: LogKind = field(default=LogKind.NOTE, converter=LogKind)
+    about: tuple[Mention, ...] = field(default=(), converter=tuple)
 
     def __str__(self) -> str:
         when = f"T{self.turn}" + ("" if self.moment is None else f" M{self.moment}")
@@ -324,6 +424,17 @@ class Log(tuple):
         if len(tail) < LOG_CHUNK:
             return Log._make(self._chunks, tail, self._size + 1)
         return Log._make((*self._chunks, tail), (), self._size + 1)
+
+    def prefix(self, size: int) -> Log:
+        """The first `size` entries, as a `Log` sharing this one's chunks (the log of
+        an earlier state of the same fight is a prefix of this one)."""
+        if not 0 <= size <= self._size:
+            raise ValueError(f"a log of {self._size} entries has no prefix of {size}")
+        if size == self._size:
+            return self
+        full, rest = divmod(size, LOG_CHUNK)
+        tail = (self._chunks[full] if full < len(self._chunks) else self._tail)[:rest]
+        return Log._make(self._chunks[:full], tail, size)
 
     # ------------------------------------------------------------ reading
 
@@ -493,11 +604,51 @@ class Fight:
             combatants=tuple(by_key.get(c.key, c) for c in self.combatants),
         )
 
-    def note(self, text: str, *, warning: bool = False) -> Fight:
-        """The fight with one more log entry: the only way entries are added."""
-        entry = LogEntry(self.turn, self.moment, text, warning)
+    def note(
+        self,
+        text: str,
+        *,
+        warning: bool = False,
+        kind: LogKind = LogKind.NOTE,
+        about: Iterable[About] = (),
+        free: str | None = None,
+    ) -> Fight:
+        """The fight with one more log entry: the only way entries are added.
+
+        `about` are the combatants the text names (see `About`); `free` is the part
+        of the text the DJ typed (a trigger, a free action's words), searched for the
+        roster's names (accents and case folded, whole words, longest first): those
+        it names are mentioned too (`Role.NAMED`).  Each mention's flags are the
+        combatant's now (a pure function of the state: a replay gives the same).
+        """
+        entry = LogEntry(self.turn, self.moment, text, warning, kind,
+                         self.mentions(about, free))
         log = self.log if type(self.log) is Log else Log(self.log)
         return evolve(self, log=log.appended(entry))
+
+    def mentions(self, about: Iterable[About] = (), free: str | None = None) -> tuple[Mention, ...]:
+        """The mentions of a new log entry (see `note`), one per combatant."""
+        found: dict[str, Mention] = {}
+
+        def add(m: Mention) -> None:
+            key = m.name.casefold()
+            known = found.get(key)
+            if known is None or _ROLE_RANK[m.role] < _ROLE_RANK[known.role]:
+                found[key] = m
+
+        for item in about:
+            if isinstance(item, Mention):
+                add(item)
+                continue
+            name, role = (item, Role.ACTOR) if isinstance(item, str) else item
+            c = self.find(name)
+            add(_mention(name, Role(role), True, True) if c is None else mention_of(c, role))
+        if free:
+            pattern, by_fold = _name_finder(tuple(c.name for c in self.combatants))
+            if pattern is not None:
+                for word in pattern.findall(_folded(free)):
+                    add(mention_of(self.find(by_fold[word]), Role.NAMED))
+        return tuple(found.values())
 
     def tick(self) -> tuple[Fight, int]:
         """Advance the arrival clock: who reached a moment first breaks late ties."""

@@ -15,7 +15,7 @@ from attrs import evolve
 from . import commands as cmd
 from .countdown import _get, _settle
 from .errors import Refusal
-from .model import ACTIVE, FOLLOWING, MOUNTED, Combatant, Fight, Status
+from .model import ACTIVE, FOLLOWING, MOUNTED, Combatant, Fight, LogKind, Role, Status
 from .queries import is_out
 
 # Decisions where the book is silent:
@@ -74,14 +74,19 @@ def _mount(fight: Fight, command: cmd.Mount) -> Fight:
             " (la montura toma el de su jinete)"
         )
     if mount.carried is not None:
-        fight = fight.note(f"{mount.name} abandona {mount.carried.label}", warning=True)
+        fight = fight.note(
+            f"{mount.name} abandona {mount.carried.label}", warning=True, kind=LogKind.ACTION,
+            about=[mount.name, *([(mount.carried.target, Role.TARGET)] if mount.carried.target else [])],
+            free=mount.carried.label,
+        )
         mount = evolve(mount, carried=None)
         fight = fight.replace(mount)
     rider = evolve(rider, mount=mount.name, conditions=(*rider.conditions, MOUNTED))
     fight = fight.replace(rider).note(
         f"{rider.name} monta a {mount.name}: la montura actúa en el momento de su jinete y"
         " gasta sus propias AC; cuerpo a cuerpo, + Modificador al Daño por la Escala de la"
-        " montura; disparar desde la montura: −2"
+        " montura; disparar desde la montura: −2",
+        kind=LogKind.CONDITION, about=[rider.name, (mount.name, Role.TARGET)],
     )
     return _settle(_sync_mounts(fight))
 
@@ -93,7 +98,8 @@ def _dismount(fight: Fight, command: cmd.Dismount) -> Fight:
     mount = fight.find(rider.mount)
     fight = fight.replace(_unmounted(rider)).note(
         f"{rider.name} desmonta de {rider.mount}"
-        + (f": {mount.name} vuelve a actuar por su cuenta" if mount is not None else "")
+        + (f": {mount.name} vuelve a actuar por su cuenta" if mount is not None else ""),
+        kind=LogKind.CONDITION, about=[rider.name, (rider.mount, Role.TARGET)],
     )
     return _settle(fight)
 

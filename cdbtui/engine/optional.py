@@ -14,7 +14,7 @@ from attrs import evolve
 from . import commands as cmd
 from .countdown import _get, _place, _require_started, _settle
 from .errors import Refusal
-from .model import DUEL, NO_MEMBERS, Combatant, Fight, Status
+from .model import DUEL, NO_MEMBERS, Combatant, Fight, LogKind, Status
 from .mounts import _refuse_mount
 from .queries import is_incapacitated
 from .spending import LEADERSHIP, LEAVE_DUEL
@@ -56,7 +56,8 @@ def _bonus(fight: Fight, command: cmd.Bonus) -> Fight:
     target = evolve(target, lead_bonus=1)
     return fight.replace(leader, target).note(
         f"{leader.name} apoya a {target.name}: +1 a su próxima tirada"
-        f" (le quedan {leader.leadership} bono(s))"
+        f" (le quedan {leader.leadership} bono(s))",
+        kind=LogKind.RULE, about=[leader.name, target.name],
     )
 
 
@@ -102,7 +103,8 @@ def _duel(fight: Fight, command: cmd.Duel) -> Fight:
     fight = fight.note(
         f"Duelo entre {a.name} y {b.name}: no tiran Iniciativa; actúan "
         + " y ".join(parts)
-        + f". Salir del duelo cuesta 3 AC («NOMBRE {LEAVE_DUEL}»)"
+        + f". Salir del duelo cuesta 3 AC («NOMBRE {LEAVE_DUEL}»)",
+        kind=LogKind.CONDITION, about=[a.name, b.name],
     )
     return _settle(fight)
 
@@ -120,11 +122,13 @@ def _damage_group(fight: Fight, c: Combatant, command: cmd.Damage) -> Fight:
     c = evolve(c, members=members)
     fight = fight.note(
         f"{c.name}: {lost} miembro(s) inutilizado(s) (daño {command.amount} − RD {command.rd},"
-        f" {c.toughness} por miembro{cap}) → quedan {members}"
+        f" {c.toughness} por miembro{cap}) → quedan {members}",
+        kind=LogKind.DAMAGE, about=[c.name],
     )
     if members == 0 and not c.has(NO_MEMBERS):
         c = evolve(c, conditions=(*c.conditions, NO_MEMBERS))
         if c.status is not Status.OUT:
             c = evolve(c, status=Status.OUT, ac=0, acting=False, trigger=None, carried=None)
-        fight = fight.note(f"{c.name} se queda sin miembros: fuera de combate", warning=True)
+        fight = fight.note(f"{c.name} se queda sin miembros: fuera de combate", warning=True,
+                           kind=LogKind.CONDITION, about=[c.name])
     return _settle(fight.replace(c))

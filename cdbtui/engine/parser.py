@@ -49,7 +49,9 @@ SWITCH = {"si": True, "on": True, "yes": True, "no": False, "off": False}
 SIDES = {"pj": "pj", "pc": "pj", "pnj": "pnj", "npc": "pnj"}
 
 USAGE = {
-    "alta": "alta NOMBRE ac=N [ini=N] [agi=N] [ate=N] [hab=N] [mov=N] [bando=pj|pnj|NOMBRE] [oculto] [talentos=a,b] [miembros=N [aguante=N]]",
+    "alta": ("alta NOMBRE ac=N [ini=N] [agi=N] [ate=N] [hab=N] [mov=N] [bando=pj|pnj|NOMBRE]"
+             " [talentos=a,b] [vida=a,b,c,d,e] [momento=N] [miembros=M [aguante=N]] [oculto]"
+             " [privado]"),
     "baja": "baja NOMBRE",
     "momento": "momento NOMBRE N",
     "estado": "estado NOMBRE +ESTADO | -ESTADO",

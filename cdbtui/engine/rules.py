@@ -31,7 +31,7 @@ from .errors import Refusal
 from .extras import _house_rules, _rename, _swap, _targets
 from .limits import check_state
 from .maneuvers import MOUNTED_CHARGE, RANGED_GROUP, _perform, _trigger
-from .model import Fight
+from .model import Fight, LogKind
 from .mounts import _dismount, _mount, _sync_mounts
 from .optional import DUELIST, _bonus, _duel
 from .queries import is_incapacitated, is_out, order_key, queue, tie_reason
@@ -94,7 +94,8 @@ def apply(fight: Fight, command: cmd.Command) -> Fight:
         raise Refusal(f"Orden desconocida: {command!r}")
     after = _sync_mounts(handler(fight, command))
     if after.turn_over and not fight.turn_over:
-        after = after.note(f"Fin del turno {after.turn}: todos han terminado (usa «turno»)")
+        after = after.note(f"Fin del turno {after.turn}: todos han terminado (usa «turno»)",
+                           kind=LogKind.TURN)
     check_state(after, fight)  # what the engine accepts, a save can load (limits.py)
     return after
 
@@ -103,5 +104,5 @@ def new_fight(name: str = "Combate", rules: str = "cdb", seed: int = 0) -> Fight
     """An empty fight; `rules` must name a known catalog."""
     catalog(rules)
     return Fight(name=name, rules=rules, seed=seed).note(
-        f"Combate «{name}» ({RULES_ES[rules]})"
+        f"Combate «{name}» ({RULES_ES[rules]})", kind=LogKind.SETUP
     )

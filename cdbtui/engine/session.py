@@ -26,7 +26,7 @@ whose save failed is taken back (the store never acknowledges it).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from attrs import define, evolve, frozen
@@ -173,6 +173,8 @@ class Session:
         self._gaps: list[tuple[int, int]] = []
         self._trail: list[tuple] | None = None
         self._serial = 0
+        #: The last `cautions` preview: (fight, command, the fight after it).
+        self._preview: tuple[Fight, cmd.Command, Fight] | None = None
         if states is None:
             fight = base
             top = len(self.lines)
@@ -213,19 +215,50 @@ class Session:
 
     @classmethod
     def resume(
-        cls, base: Fight, lines: list[str], current: Fight, redo_lines: list[str]
+        cls,
+        base: Fight,
+        lines: list[str],
+        current: Fight,
+        redo_lines: list[str],
+        known: Mapping[int, Fight] | None = None,
     ) -> Session:
-        """A session loaded from disk: only `base` and the current state are known.
+        """A session loaded from disk: only `base` and the current state are known, and
+        `known`, other states saved with it (`saved_states`), by position (0 < position
+        < len(lines); others are ignored).
 
-        The step from one to the other is unchecked: the first undo below the current
-        state replays the history and checks that it leads there (`HistoryMismatch`)."""
+        Each step between two known states is unchecked: the first undo that crosses
+        it replays its lines and checks that they lead to the known state above
+        (`HistoryMismatch` if not), so an undo right after a load replays only the
+        lines since the nearest saved state below."""
         session = cls(base, [], None, list(redo_lines))
         session.lines = list(lines)
         top = len(session.lines)
         session._kept[top] = _with_shared_log(current)
-        if top:
-            session._gaps = [(0, top)]
+        positions = sorted(p for p in (known or {}) if 0 < p < top)
+        for position in positions:
+            session._kept[position] = _with_shared_log(known[position])  # type: ignore[index]
+        ends = [0, *positions, top]
+        session._gaps = [(lo, hi) for lo, hi in zip(ends, ends[1:]) if hi > lo]
         return session
+
+    def saved_states(self, count: int = 12) -> dict[int, Fight]:
+        """States worth saving beside the current one, for `resume(known=…)`: so that
+        an undo after a load replays little.  For k < `count`, the state at the
+        largest multiple of 64·2^k below the top (a handful of distinct ones, ever
+        farther down: 64 lines or less below the top, then about 1, 2, 4, 8… × 64);
+        only states kept (known), so this costs no replay.  A position stays the same
+        while the history grows, so a save written again keeps the same states."""
+        top = len(self.lines)
+        chosen: dict[int, Fight] = {}
+        for k in range(count):
+            step = CHECKPOINT << k
+            position = (top - 1) // step * step
+            if position <= 0:
+                break
+            state = self._kept.get(position)
+            if state is not None:
+                chosen[position] = state
+        return chosen
 
     # ------------------------------------------------------------ reading
 
@@ -345,7 +378,8 @@ class Session:
 
     def _clear_redo(self) -> None:
         if self.redo_lines:
-            self._record("redo", list(self.redo_lines), list(self.redo_states))
+            if self._trail is not None:  # O(redo), only under a mark
+                self._record("redo", list(self.redo_lines), list(self.redo_states))
             self.redo_lines.clear()
             self.redo_states.clear()
 
@@ -520,19 +554,30 @@ class Session:
 
         A maneuver that abandons a carried one (RULES.md §3: "the UI warns before
         confirming") or a surprised combatant attacking blind.  A line that would be
-        refused has no cautions: running it gives the refusal.
+        refused has no cautions: running it gives the refusal.  The state computed
+        to find them is kept, so running the same command next costs nothing more.
         """
         try:
             command = parse(line, self.fight)
             if not isinstance(command, CAUTIOUS):
                 return []
-            after = apply(self.fight, command)
+            after = self._applied(command)
         except Refusal:
             return []
         return [entry.text for entry in after.log[len(self.fight.log):] if entry.warning]
 
+    def _applied(self, command: cmd.Command) -> Fight:
+        """`apply(self.fight, command)`, reusing the last preview of the same command."""
+        preview = self._preview
+        if preview is not None and preview[0] is self.fight and preview[1] == command:
+            return preview[2]
+        after = apply(self.fight, command)
+        self._preview = (self.fight, command, after)
+        return after
+
     def run(self, command: cmd.Command) -> Outcome:
-        fight = apply(self.fight, command)
+        fight = self._applied(command)
+        self._preview = None
         line = command.line()
         self._clear_redo()
         self._push_line(line, fight)

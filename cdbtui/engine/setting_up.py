@@ -14,7 +14,7 @@ from .conditions import _condition
 from .countdown import _get, _place, _roll_die, _settle
 from .errors import Refusal
 from .limits import STAT, check_name, check_text
-from .model import SURPRISED, Combatant, Fight, Track
+from .model import SURPRISED, Combatant, Fight, LogKind, Track, mention_of
 from .mounts import _refuse_mount, _unmounted
 from .spending import _end_duel
 from .text import fold
@@ -68,7 +68,8 @@ def _add(fight: Fight, command: cmd.Add) -> Fight:
     if command.members:
         group = (f", grupo de {command.members}: una columna, una tirada; cada {command.toughness}"
                  " de daño inutiliza a un miembro")
-    fight = fight.note(f"Alta de {name} ({command.side.upper() if command.side in ('pj', 'pnj') else command.side}, {command.ac} AC{group})")
+    fight = fight.note(f"Alta de {name} ({command.side.upper() if command.side in ('pj', 'pnj') else command.side}, {command.ac} AC{group})",
+                       kind=LogKind.SETUP, about=[name])
     if command.start is not None:
         fight = _place(fight, combatant, command.start)
     return _settle(fight)
@@ -80,9 +81,10 @@ def _remove(fight: Fight, command: cmd.Remove) -> Fight:
         fight = _end_duel(fight, c, f"Baja de {c.name}")
     rider = fight.rider_of(c)
     if rider is not None:
-        fight = fight.replace(_unmounted(rider)).note(f"{rider.name} se queda sin montura")
+        fight = fight.replace(_unmounted(rider)).note(f"{rider.name} se queda sin montura",
+                                                      kind=LogKind.CONDITION, about=[rider.name])
     fight = evolve(fight, combatants=tuple(x for x in fight.combatants if x.key != c.key))
-    return _settle(fight.note(f"Baja de {c.name}"))
+    return _settle(fight.note(f"Baja de {c.name}", kind=LogKind.SETUP, about=[mention_of(c)]))
 
 
 def _check_start_allowed(fight: Fight, c: Combatant) -> None:
@@ -106,7 +108,8 @@ def _set_start(fight: Fight, command: cmd.SetStart) -> Fight:
     if not -99 <= command.start <= 99:
         raise Refusal(f"Momento inicial fuera de rango: {command.start} (entre -99 y 99)")
     fight = _place(fight, c, command.start)
-    return _settle(fight.note(f"{c.name} empieza en el momento {command.start}"))
+    return _settle(fight.note(f"{c.name} empieza en el momento {command.start}",
+                              kind=LogKind.SETUP, about=[c.name]))
 
 
 def _roll(fight: Fight, command: cmd.Roll) -> Fight:
@@ -124,7 +127,8 @@ def _roll(fight: Fight, command: cmd.Roll) -> Fight:
     if command.together:
         fight, die = _roll_die(fight)
         dice = [die] * len(who)
-        fight = fight.note(f"Tirada de grupo: 1d6 = {die} para {', '.join(c.name for c in who)}")
+        fight = fight.note(f"Tirada de grupo: 1d6 = {die} para {', '.join(c.name for c in who)}",
+                           kind=LogKind.SETUP, about=[c.name for c in who])
     else:
         dice = []
         for _ in who:
@@ -133,7 +137,8 @@ def _roll(fight: Fight, command: cmd.Roll) -> Fight:
     for c, die in zip(who, dice):
         c = fight.find(c.name)
         fight = _place(fight, c, die + c.ini)
-        fight = fight.note(f"{c.name}: 1d6 ({die}) + INI {c.ini} = momento {die + c.ini}")
+        fight = fight.note(f"{c.name}: 1d6 ({die}) + INI {c.ini} = momento {die + c.ini}",
+                           kind=LogKind.SETUP, about=[c.name])
     return _settle(fight)
 
 

@@ -6,7 +6,9 @@ Owns the checks a maneuver passes before it spends (`_check_cost`,
 (`_spend`; a mount's `_spend_mount`, which keeps its rider's marker), completing a
 carried maneuver (`_complete`), and what a maneuver does once all its AC are spent
 (`_finished`: attack count, aim bonus, the turn's targets, a Bloqueo's −2, Liderazgo's
-pool, leaving a duel, `_end_duel`).  Imports only `queries` among the rules modules.
+pool, leaving a duel, `_end_duel`).  `completes_now` (do the AC left cover a cost, or
+is it carried) and `check_mount_spend` are public: `options` asks them too.  Imports
+only `queries` among the rules modules.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from attrs import evolve
 from . import commands as cmd
 from .catalog import Maneuver
 from .errors import Refusal
-from .model import BLOCK_PENALTY, DUEL, SURPRISED, Carried, Combatant, Fight, Status
+from .model import BLOCK_PENALTY, DUEL, SURPRISED, Carried, Combatant, Fight, LogKind, Role, Status
 from .queries import is_incapacitated
 from .text import fold
 
@@ -38,7 +40,7 @@ def _complete(fight: Fight, c: Combatant) -> Fight:
     carried = c.carried
     assert carried is not None and fight.moment is not None
     moment = fight.moment
-    finished = carried.remaining <= c.ac
+    finished = completes_now(c, carried.remaining)
     if finished:
         ac = c.ac - carried.remaining
         marker = moment - carried.remaining
@@ -55,13 +57,19 @@ def _complete(fight: Fight, c: Combatant) -> Fight:
                 f" → momento {marker}")
     fight, tick = fight.tick()
     c = evolve(c, arrival=tick).with_stop(moment, f"completa {carried.label}")
-    fight = fight.replace(c).note(text)
+    fight = fight.replace(c).note(text, kind=LogKind.ACTION, about=_doer(c, carried.target),
+                                  free=carried.label)
     if finished:
         fight = _finished(
             fight, c, carried.maneuver, attack=carried.attack, aim=carried.aim,
             target=carried.target, degree=carried.degree,
         )
     return fight
+
+
+def _doer(c: Combatant, target: str | None) -> list:
+    """The mentions of a maneuver's entry: who spends, and the target it names."""
+    return [c.name] if target is None else [c.name, (target, Role.TARGET)]
 
 
 def _finished(
@@ -97,24 +105,28 @@ def _finished(
             c = evolve(c, targets=(*c.targets, target))
     fight = fight.replace(c)
     if used:
-        fight = fight.note(f"{c.name} aplica a esta tirada " + " y ".join(used))
+        fight = fight.note(f"{c.name} aplica a esta tirada " + " y ".join(used),
+                           kind=LogKind.RULE, about=[c.name])
     if -c.target_penalty > extra_before:
         fight = fight.note(
             f"{c.name} ataca a {len(c.targets)} blancos este turno ({', '.join(c.targets)}):"
             f" −{-c.target_penalty} a todas sus acciones",
-            warning=True,
+            warning=True, kind=LogKind.RULE,
+            about=[c.name, *((t, Role.TARGET) for t in c.targets)],
         )
     if maneuver in BLOCKS and target is not None:
         attacker = fight.find(target)
         if attacker is not None:
             fight = fight.replace(evolve(attacker, block_penalty=BLOCK_PENALTY)).note(
-                f"Bloqueo de {c.name}: {attacker.name} tiene −{-BLOCK_PENALTY} en su próxima tirada"
+                f"Bloqueo de {c.name}: {attacker.name} tiene −{-BLOCK_PENALTY} en su próxima tirada",
+                kind=LogKind.RULE, about=[c.name, attacker.name],
             )
     if maneuver == LEADERSHIP and degree is not None:
         pool = 1 + degree
         fight = fight.replace(evolve(c, leadership=pool)).note(
             f"{c.name} lidera: {pool} bono(s) de +1 para sus compañeros este turno"
-            f" («bono {cmd.quote(c.name)} a COMPAÑERO», uno por tirada)"
+            f" («bono {cmd.quote(c.name)} a COMPAÑERO», uno por tirada)",
+            kind=LogKind.RULE, about=[c.name],
         )
     if maneuver == LEAVE_DUEL and c.duel is not None:
         fight = _end_duel(fight, c, f"{c.name} abandona el duelo")
@@ -133,7 +145,17 @@ def _end_duel(fight: Fight, c: Combatant, reason: str) -> Fight:
             who, duel=None, conditions=tuple(x for x in who.conditions if x != DUEL)
         ))
     other = f" y {partner.name}" if partner is not None else ""
-    return fight.replace(*changed).note(f"{reason}: {c.name}{other} dejan de estar en duelo")
+    return fight.replace(*changed).note(
+        f"{reason}: {c.name}{other} dejan de estar en duelo", kind=LogKind.CONDITION,
+        about=[c.name, *([partner.name] if partner is not None else [])],
+    )
+
+
+def completes_now(c: Combatant, cost: int) -> bool:
+    """Whether `cost` AC fit in what `c` has left this turn; if not, a maneuver invests
+    them all and is completed next turn (RULES.md §3 "Carry-over"), a reaction or a
+    mount's maneuver is refused (`check_reaction_fits`, `check_mount_spend`)."""
+    return cost <= c.ac
 
 
 def _check_cost(c: Combatant, cost: int, label: str) -> None:
@@ -160,8 +182,7 @@ def _check_maneuver_rules(fight: Fight, c: Combatant, maneuver: Maneuver, cost: 
     if maneuver.aim:
         # An Apuntar belongs to the turn it completes: one started with too few AC
         # finishes next turn, so it is allowed after this turn's aim (RULES.md §7).
-        completes_now = cost <= c.ac
-        if (c.aimed_this_turn and completes_now) or (c.carried is not None and c.carried.aim):
+        if (c.aimed_this_turn and completes_now(c, cost)) or (c.carried is not None and c.carried.aim):
             raise Refusal(f"{c.name} ya ha apuntado este turno: solo se puede Apuntar una vez por turno")
         if c.moved_this_turn and not zen:
             raise Refusal(f"{c.name} ya se ha movido este turno: no puede Apuntar sin Puntería Zen")
@@ -189,7 +210,8 @@ def _spend(
     if c.carried is not None:
         fight = fight.note(
             f"{c.name} abandona {c.carried.label}: pierde los AC invertidos el turno anterior",
-            warning=True,
+            warning=True, kind=LogKind.ACTION, about=_doer(c, c.carried.target),
+            free=c.carried.label,
         )
         c = evolve(c, carried=None)
     attack = maneuver is not None and maneuver.attack
@@ -197,7 +219,8 @@ def _spend(
     moves = maneuver is not None and maneuver.moves
     if attack and c.has(SURPRISED) and fight.turn == 1 and not c.recon_this_turn:
         fight = fight.note(
-            f"Aviso: {c.name} está sorprendido y ataca sin Reconocimiento previo", warning=True
+            f"Aviso: {c.name} está sorprendido y ataca sin Reconocimiento previo", warning=True,
+            kind=LogKind.RULE, about=[c.name],
         )
     fight, tick = fight.tick()
     kind = ", reacción" if reaction else ""
@@ -205,7 +228,7 @@ def _spend(
         start_from = c.marker
     else:
         start_from = min(c.marker, moment) if reaction else moment
-    finished = cost <= c.ac
+    finished = completes_now(c, cost)
     if finished:
         ac = c.ac - cost
         marker = start_from - cost
@@ -231,13 +254,24 @@ def _spend(
         moved_this_turn=c.moved_this_turn or moves,
         recon_this_turn=c.recon_this_turn or (maneuver is not None and maneuver.id == "reconocimiento"),
     ).with_stop(start_from, label)
-    fight = fight.replace(c).note(text)
+    fight = fight.replace(c).note(text, kind=LogKind.REACTION if reaction else LogKind.ACTION,
+                                  about=_doer(c, target), free=label)
     if finished:
         fight = _finished(
             fight, c, maneuver.id if maneuver else None, attack=attack, aim=aim,
             target=target, degree=degree, reaction=reaction,
         )
     return fight
+
+
+def check_mount_spend(fight: Fight, c: Combatant, cost: int, label: str) -> None:
+    """A mount never leaves a maneuver for next turn: refuse what its AC left don't cover."""
+    rider = fight.rider_of(c)
+    if rider is not None and not completes_now(c, cost):
+        raise Refusal(
+            f"{c.name} (montura de {rider.name}) no tiene AC para {label} (le quedan {c.ac},"
+            f" cuesta {cost}): una montura no deja maniobras para el turno siguiente"
+        )
 
 
 def _spend_mount(
@@ -254,15 +288,12 @@ def _spend_mount(
     moment, 000 "Carga con Montura"); it never leaves a maneuver for next turn."""
     rider = fight.rider_of(c)
     assert rider is not None
-    if cost > c.ac:
-        raise Refusal(
-            f"{c.name} (montura de {rider.name}) no tiene AC para {label} (le quedan {c.ac},"
-            f" cuesta {cost}): una montura no deja maniobras para el turno siguiente"
-        )
+    check_mount_spend(fight, c, cost, label)
     if c.carried is not None:
         fight = fight.note(
             f"{c.name} abandona {c.carried.label}: pierde los AC invertidos el turno anterior",
-            warning=True,
+            warning=True, kind=LogKind.ACTION, about=_doer(c, c.carried.target),
+            free=c.carried.label,
         )
     ac = c.ac - cost
     c = evolve(
@@ -274,7 +305,9 @@ def _spend_mount(
     kind = ", reacción" if reaction else ""
     fight = fight.replace(c).note(
         f"{c.name}: {label}{kind} ({cost} AC, montura de {rider.name}: sigue su momento)"
-        f" → le quedan {ac} AC"
+        f" → le quedan {ac} AC",
+        kind=LogKind.REACTION if reaction else LogKind.ACTION,
+        about=[*_doer(c, target), (rider.name, Role.TARGET)], free=label,
     )
     return _finished(
         fight, c, maneuver.id if maneuver else None,

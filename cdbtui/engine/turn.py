@@ -6,6 +6,8 @@ Owns `_in_turn` (may this combatant act at the current moment?), the commands
 `cmd.Done` (declinar), `cmd.Next` (advance the count; with Iniciativa Rápida, end the
 actor's go), `cmd.Quick`, `cmd.NewTurn`, and `_start_turn` (RULES.md §3 "Turn start",
 §5: the AC a turn starts with, surprise wearing off, Liderazgo's pool expiring).
+The checks each command runs before it changes anything are public (`check_hold`,
+`check_act_now`, `check_wait`, `check_decline`, `check_next`): `options` asks them too.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from .countdown import (
     _settle,
 )
 from .errors import Refusal
-from .model import ACTIVE, FOLLOWING, SURPRISED, Combatant, Fight, Status
+from .model import ACTIVE, FOLLOWING, SURPRISED, Combatant, Fight, LogKind, Role, Status
 from .mounts import _refuse_mount, _rider_present
 from .queries import is_incapacitated, is_out, queue
 from .spending import _check_can_maneuver, _complete
@@ -33,7 +35,8 @@ def _start_turn(fight: Fight, turn: int) -> Fight:
     for c in fight.combatants:
         if c.leadership > 0:
             fight = fight.note(
-                f"Caduca el Liderazgo de {c.name}: {c.leadership} bono(s) sin repartir al acabar el turno"
+                f"Caduca el Liderazgo de {c.name}: {c.leadership} bono(s) sin repartir al acabar el turno",
+                kind=LogKind.RULE, about=[c.name],
             )
         conditions = c.conditions
         if turn >= 2 and SURPRISED in conditions:
@@ -65,7 +68,7 @@ def _start_turn(fight: Fight, turn: int) -> Fight:
         ))
     previous = fight.moment
     fight = evolve(fight, combatants=tuple(fresh), turn=turn, moment=None, actor=None)
-    fight = fight.note(f"— Turno {turn} —")
+    fight = fight.note(f"— Turno {turn} —", kind=LogKind.TURN)
     top = _next_moment(fight)
     if top is None:  # nobody can act (all out, or nobody left): the count still stands somewhere
         starts = [c.start for c in fight.in_play]
@@ -108,63 +111,99 @@ def _in_turn(fight: Fight, c: Combatant, what: str) -> None:
         )
 
 
-def _hold(fight: Fight, command: cmd.Hold) -> Fight:
+def check_hold(fight: Fight, c: Combatant) -> None:
+    """Refuse unless `c` may start holding its action now (Retrasar la Acción)."""
     _refuse_in_quick(fight, "retrasar la acción")
-    c = _get(fight, command.name)
     _refuse_mount(fight, c, "retrasar la acción")
     _in_turn(fight, c, "retrasar")
     if c.status is Status.HOLDING and not c.acting:
         raise Refusal(f"{c.name} ya está retrasando su acción")
     if c.status is Status.WAITING:
         raise Refusal(f"{c.name} está a la espera: usa «fin» o «interrumpe»")
+
+
+def _hold(fight: Fight, command: cmd.Hold) -> Fight:
+    _refuse_in_quick(fight, "retrasar la acción")
+    c = _get(fight, command.name)
+    check_hold(fight, c)
     c = evolve(c, status=Status.HOLDING, acting=False)
-    fight = fight.replace(c).note(f"{c.name} retrasa su acción (sigue la cuenta sin gastar)")
+    fight = fight.replace(c).note(f"{c.name} retrasa su acción (sigue la cuenta sin gastar)",
+                                  kind=LogKind.ACTION, about=[c.name])
     return _settle(fight)
+
+
+def check_act_now(fight: Fight, c: Combatant) -> None:
+    """Refuse unless `c` holds its action and may stop holding now («actua»)."""
+    _require_started(fight)
+    _refuse_in_quick(fight, "retrasar la acción")
+    if c.status is not Status.HOLDING:
+        raise Refusal(f"{c.name} no está retrasando su acción: no tiene que «actuar»")
+    if c.acting:
+        raise Refusal(f"{c.name} ya va a actuar en este momento")
 
 
 def _act(fight: Fight, command: cmd.Act) -> Fight:
     _require_started(fight)
     _refuse_in_quick(fight, "retrasar la acción")
     c = _get(fight, command.name)
-    if c.status is not Status.HOLDING:
-        raise Refusal(f"{c.name} no está retrasando su acción: no tiene que «actuar»")
-    if c.acting:
-        raise Refusal(f"{c.name} ya va a actuar en este momento")
+    check_act_now(fight, c)
     fight, tick = fight.tick()
     c = evolve(c, acting=True, arrival=tick)
-    return fight.replace(c).note(f"{c.name} deja de retrasar: actúa ahora, el último del momento {fight.moment}")
+    return fight.replace(c).note(f"{c.name} deja de retrasar: actúa ahora, el último del momento {fight.moment}",
+                                 kind=LogKind.ACTION, about=[c.name])
+
+
+def check_wait(fight: Fight, c: Combatant) -> None:
+    """Refuse unless `c` may start waiting now (Quedarse a la Espera)."""
+    _refuse_in_quick(fight, "quedarse a la espera")
+    _refuse_mount(fight, c, "quedarse a la espera")
+    _in_turn(fight, c, "quedarse a la espera")
+    if c.status is Status.WAITING:
+        raise Refusal(f"{c.name} ya está a la espera")
 
 
 def _wait(fight: Fight, command: cmd.Wait) -> Fight:
     _refuse_in_quick(fight, "quedarse a la espera")
     c = _get(fight, command.name)
-    _refuse_mount(fight, c, "quedarse a la espera")
-    _in_turn(fight, c, "quedarse a la espera")
-    if c.status is Status.WAITING:
-        raise Refusal(f"{c.name} ya está a la espera")
+    check_wait(fight, c)
     trigger = command.text or "una señal"
     c = evolve(c, status=Status.WAITING, acting=False, trigger=trigger)
-    fight = fight.replace(c).note(f"{c.name} se queda a la espera de: {trigger} (1 AC por momento)")
+    fight = fight.replace(c).note(f"{c.name} se queda a la espera de: {trigger} (1 AC por momento)",
+                                  kind=LogKind.ACTION, about=[c.name], free=trigger)
     return _settle(fight)
+
+
+def check_decline(fight: Fight, c: Combatant) -> None:
+    """Refuse unless `c` still has this turn's AC to decline («fin»)."""
+    _require_started(fight)
+    if c.status not in ACTIVE:
+        raise Refusal(f"{c.name} ya ha terminado este turno")
+    if c.marker is None:
+        raise Refusal(f"{c.name} no tiene momento inicial")
 
 
 def _done(fight: Fight, command: cmd.Done) -> Fight:
     _require_started(fight)
     c = _get(fight, command.name)
-    if c.status not in ACTIVE:
-        raise Refusal(f"{c.name} ya ha terminado este turno")
-    if c.marker is None:
-        raise Refusal(f"{c.name} no tiene momento inicial")
+    check_decline(fight, c)
     if c.carried is not None:
-        fight = fight.note(f"{c.name} abandona {c.carried.label}", warning=True)
+        fight = fight.note(f"{c.name} abandona {c.carried.label}", warning=True, kind=LogKind.ACTION,
+                           about=[c.name, *([(c.carried.target, Role.TARGET)] if c.carried.target else [])],
+                           free=c.carried.label)
     c = evolve(c, status=Status.DONE, ac=0, acting=False, trigger=None, carried=None)
-    return _settle(fight.replace(c).note(f"{c.name} declina: renuncia a sus AC este turno"))
+    return _settle(fight.replace(c).note(f"{c.name} declina: renuncia a sus AC este turno",
+                                         kind=LogKind.ACTION, about=[c.name]))
 
 
-def _next(fight: Fight, command: cmd.Next) -> Fight:
+def check_next(fight: Fight) -> None:
+    """Refuse moving the count on when there is no turn under way («siguiente»)."""
     _require_started(fight)
     if fight.turn_over:
         raise Refusal(f"El turno {fight.turn} ha terminado: usa «turno» para empezar el siguiente")
+
+
+def _next(fight: Fight, command: cmd.Next) -> Fight:
+    check_next(fight)
     assert fight.moment is not None
     if fight.quick:
         return _end_go(fight)
@@ -178,7 +217,8 @@ def _next(fight: Fight, command: cmd.Next) -> Fight:
     fight = fight.replace(*stayed)
     if stayed:
         fight = fight.note(
-            "Avanza la cuenta: " + ", ".join(c.name for c in stayed) + " pasan a retrasar"
+            "Avanza la cuenta: " + ", ".join(c.name for c in stayed) + " pasan a retrasar",
+            kind=LogKind.TURN, about=[c.name for c in stayed],
         )
     target = _next_moment(fight)
     if target is None:
@@ -194,7 +234,8 @@ def _end_go(fight: Fight) -> Fight:
         if actor.status is Status.READY:
             actor = evolve(actor, status=Status.ACTED)
         fight = fight.replace(actor).note(
-            f"{actor.name} termina su actuación (guarda {actor.ac} AC para reaccionar)"
+            f"{actor.name} termina su actuación (guarda {actor.ac} AC para reaccionar)",
+            kind=LogKind.TURN, about=[actor.name],
         )
     return _settle(evolve(fight, actor=None))
 
@@ -211,12 +252,14 @@ def _quick(fight: Fight, command: cmd.Quick) -> Fight:
     fight = evolve(fight.replace(*keeping), quick=command.on, actor=None)
     state = "activada: sin momentos, cada uno gasta sus AC de una vez, por orden de iniciativa" \
         if command.on else "desactivada: vuelve la cuenta atrás de momentos"
-    return fight.note(f"Iniciativa Rápida {state}" + (" (desde el turno siguiente)" if fight.started else ""))
+    return fight.note(f"Iniciativa Rápida {state}" + (" (desde el turno siguiente)" if fight.started else ""),
+                      kind=LogKind.RULE)
 
 
 def _new_turn(fight: Fight, command: cmd.NewTurn) -> Fight:
     _require_started(fight)
     declined = [c.name for c in fight.combatants if c.status in ACTIVE and c.start is not None]
     if declined:  # everyone is reset by the new turn; only the log needs them
-        fight = fight.note("El DJ cierra el turno: " + ", ".join(declined) + " declinan")
+        fight = fight.note("El DJ cierra el turno: " + ", ".join(declined) + " declinan",
+                           kind=LogKind.TURN, about=declined)
     return _start_turn(fight, fight.turn + 1)

@@ -21,7 +21,7 @@ from textual.reactive import var
 from ..engine.errors import Refusal
 from ..engine.model import Fight
 from ..engine.rules import queue
-from ..engine.session import DO, Session
+from ..engine.session import DO, HistoryMismatch, Session
 from ..printable import literal
 from ..files import SaveError
 from ..funnel import CONFIRM, Reloaded, SaveFile, house_file_line
@@ -86,7 +86,7 @@ class CdbApp(App[int]):
         self._show(self.session.fight, follow=True)
         for note in save_file.notes:
             tell(self, note, severity="warning", timeout=10)
-        if None in self.session.states:
+        if not self.session.fully_known:
             self._warm_history(self.session)
         # The loaded history is long-lived: keep the cyclic GC from walking it on
         # every keypress (a full collection over 200 combatants × the history
@@ -108,7 +108,10 @@ class CdbApp(App[int]):
 
     def _adopt(self, session: Session, lines: list[str], states: list[Fight]) -> None:
         if session is self.session:  # not another save opened meanwhile
-            session.adopt(lines, states)
+            try:
+                session.adopt(lines, states)
+            except HistoryMismatch as mismatch:  # the saved history leads elsewhere
+                tell(self, str(mismatch), severity="warning", timeout=10)
             gc.freeze()  # long-lived too: out of the cyclic GC's way (see open_save)
 
     def close_save(self) -> None:

@@ -1,7 +1,8 @@
 """The command palette (ctrl+p): the same commands as the keys and the `:` line.
 
 Each hit runs a command line through `app.run_line` (or opens the dialog the key
-would open).  Typing a whole command line offers to run it as it is.  Labels
+would open).  Only what the engine would accept now is offered (`engine.options`,
+the same answers the keys and the maneuver picker use).  Typing a whole command line offers to run it as it is.  Labels
 and lines hold names and typed text: they are shown literally (`text`).
 """
 
@@ -15,18 +16,21 @@ from textual.fuzzy import Matcher
 
 from ..engine.commands import quote
 from ..engine.errors import Refusal
+from ..engine.model import Fight
+from ..engine.options import Options, advance, maneuver_option, new_turn, options
 from ..engine.parser import parse
 from ..printable import literal
 from ..view import maneuver_choices
 from .text import as_markup, plain
 
+#: (label, line, the engine's answer to "may it run now?" or None: always offered).
 GLOBAL = (
-    ("Avanzar la cuenta atrás", "siguiente"),
-    ("Turno nuevo", "turno"),
-    ("Deshacer", "deshacer"),
-    ("Rehacer", "rehacer"),
-    ("Empezar el combate", "empezar"),
-    ("Tirar iniciativa de quien no tiene", "tirar"),
+    ("Avanzar la cuenta atrás", "siguiente", advance),
+    ("Turno nuevo", "turno", new_turn),
+    ("Deshacer", "deshacer", None),
+    ("Rehacer", "rehacer", None),
+    ("Empezar el combate", "empezar", None),
+    ("Tirar iniciativa de quien no tiene", "tirar", None),
 )
 DIALOGS = (
     ("Añadir combatiente…", "open_add_form"),
@@ -34,13 +38,16 @@ DIALOGS = (
     ("Línea de órdenes…", "open_command_line"),
     ("Ayuda", "open_help"),
 )
+#: (label, word of the line, what `engine.options` must allow: a reaction's id, or a
+#: verb of `Options`), offered for every combatant who may do it now.
 PER_COMBATANT = (
-    ("esquiva", "esquivar"),
-    ("se pone a cubierto", "ponerse-a-cubierto"),
-    ("retrasa", "retrasa"),
-    ("actúa ahora", "actua"),
-    ("fin (declina)", "fin"),
+    ("esquiva", "esquivar", "esquivar"),
+    ("se pone a cubierto", "ponerse-a-cubierto", "ponerse-a-cubierto"),
+    ("retrasa", "retrasa", "hold"),
+    ("actúa ahora", "actua", "act_now"),
+    ("fin (declina)", "fin", "decline"),
 )
+VERBS = ("hold", "act_now", "decline")
 
 
 def highlight(matcher: Matcher, label: str) -> Content:
@@ -55,31 +62,55 @@ def highlight(matcher: Matcher, label: str) -> Content:
     return content
 
 
+def _allowed(fight: Fight, name: str, can: Options, what: str) -> bool:
+    if what in VERBS:
+        return bool(getattr(can, what))
+    try:
+        return maneuver_option(fight, name, what).ok
+    except Refusal:  # not a maneuver of this ruleset
+        return False
+
+
 class FightCommands(Provider):
-    """Offers every command that applies to the open fight."""
+    """Offers every command that applies to the open fight: those the engine would
+    accept now (`engine.options`), for the selected combatant and for everyone."""
+
+    _cached: tuple[object, object, list] | None = None
 
     def _entries(self) -> list[tuple[str, object, str]]:
         app = self.app
         fight = getattr(app, "fight", None)
+        cached = self._cached
+        if cached is not None and cached[0] is fight and cached[1] == app.selected:
+            return cached[2]  # one palette session, one state: asked once
         entries: list[tuple[str, object, str]] = []
         for label, method in DIALOGS:
             entries.append((label, getattr(app, method), ""))
-        if fight is None:
-            return entries
-        for label, line in GLOBAL:
-            entries.append((label, partial(app.run_line, line), line))
+        if fight is not None:
+            entries += self._fight_entries(fight)
+        self._cached = (fight, app.selected, entries)
+        return entries
+
+    def _fight_entries(self, fight: Fight) -> list[tuple[str, object, str]]:
+        app = self.app
+        entries: list[tuple[str, object, str]] = []
+        for label, line, may in GLOBAL:
+            if may is None or may(fight):
+                entries.append((label, partial(app.run_line, line), line))
         selected = fight.find(app.selected or "")
         if selected is not None:
             for choice in maneuver_choices(fight, selected):
-                if choice.variable is not None:
+                if choice.variable is not None or not choice.allowed:
                     continue
                 line = f"{quote(selected.name)} {choice.id}"
                 entries.append((f"{selected.name}: {choice.name} ({choice.cost} AC)",
                                 partial(app.run_line, line), line))
         for c in fight.combatants:
-            for label, word in PER_COMBATANT:
-                line = f"{quote(c.name)} {word}"
-                entries.append((f"{c.name} {label}", partial(app.run_line, line), line))
+            can = options(fight, c.name, maneuvers=False)
+            for label, word, what in PER_COMBATANT:
+                if _allowed(fight, c.name, can, what):
+                    line = f"{quote(c.name)} {word}"
+                    entries.append((f"{c.name} {label}", partial(app.run_line, line), line))
         return entries
 
     async def discover(self) -> Hits:

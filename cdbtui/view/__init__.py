@@ -10,13 +10,14 @@ part of the command language (`cdbtui.engine.completion`).
 """
 
 from .board import board_text, state_json, summary_line
-from .panel import DECISIONS, PanelRow, panel_rows, status_line
-from .picker import Choice, filter_choices, maneuver_choices
+from .panel import DECISIONS, PanelRow, RowRole, panel_rows, status_line
+from .picker import Choice, ChoiceState, filter_choices, maneuver_choices
 from .sheet import (
     LEGEND,
     MAX_WIDTH,
     MIN_WIDTH,
     Cell,
+    CellRole,
     Column,
     Sheet,
     build_sheet,
@@ -32,8 +33,8 @@ from .sheet import (
 )
 
 __all__ = [
-    "DECISIONS", "LEGEND", "MAX_WIDTH", "MIN_WIDTH", "Cell", "Choice", "Column", "PanelRow",
-    "Sheet", "board_text", "build_sheet", "column_label", "column_order", "countdown_parts",
+    "DECISIONS", "LEGEND", "MAX_WIDTH", "MIN_WIDTH", "Cell", "CellRole", "Choice", "ChoiceState",
+    "Column", "PanelRow", "RowRole", "Sheet", "board_text", "build_sheet", "column_label", "column_order", "countdown_parts",
     "filter_choices", "fit", "header", "maneuver_choices", "on_sheet", "panel_rows",
     "sheet_lines", "signed", "state_json", "status_line", "summary_line", "track_text",
 ]

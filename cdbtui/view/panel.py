@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from attrs import field, frozen
 
 from ..engine.catalog import RULES_ES
@@ -59,13 +61,29 @@ DECISIONS = (
 )
 
 
+class RowRole(StrEnum):
+    """What a line of the side panel says about its value; the widget colours by it."""
+
+    NORMAL = "normal"
+    #: The AC left (the number that matters most).
+    AC = "ac"
+    #: The combatant is done or out this turn.
+    DIM = "dim"
+    #: Something against it: a penalty, a wound, a condition, a duel, a wait.
+    WARNING = "warning"
+    #: Something for it: aim, a bonus, Liderazgo.
+    GOOD = "good"
+    #: A maneuver carried over from last turn.
+    CARRIED = "carried"
+
+
 @frozen
 class PanelRow:
     """One line of the side panel: a label, a value and a role for its colour."""
 
     label: str
     value: str = field(converter=literal)
-    role: str = "normal"
+    role: RowRole = RowRole.NORMAL
 
 
 def panel_rows(c: Combatant, fight: Fight) -> tuple[PanelRow, ...]:
@@ -74,41 +92,45 @@ def panel_rows(c: Combatant, fight: Fight) -> tuple[PanelRow, ...]:
     ac_text = f"{c.ac} / {budget}" if fight.started else f"{c.ac_per_turn} por turno"
     penalty = c.attack_penalty
     rows = [
-        PanelRow("AC", ac_text, "ac"),
+        PanelRow("AC", ac_text, RowRole.AC),
         PanelRow("Marcador", "—" if c.marker is None else str(c.marker)),
         PanelRow("Inicio", "—" if c.start is None else str(c.start)),
         PanelRow("Estado", STATUS_ES[c.status] if fight.started else "preparación",
-                 "dim" if c.status in (Status.DONE, Status.OUT) else "normal"),
+                 RowRole.DIM if c.status in (Status.DONE, Status.OUT) else RowRole.NORMAL),
         PanelRow("Ataques", str(c.attacks)),
         PanelRow("Siguiente", "sin penalizar" if penalty == 0 else f"{signed(penalty)} al ataque",
-                 "warning" if penalty < 0 else "normal"),
-        PanelRow("Apuntar", f"+{c.aim}" if c.aim else "—", "good" if c.aim else "normal"),
+                 RowRole.WARNING if penalty < 0 else RowRole.NORMAL),
+        PanelRow("Apuntar", f"+{c.aim}" if c.aim else "—",
+                 RowRole.GOOD if c.aim else RowRole.NORMAL),
         PanelRow("Modif.", signed(c.modifier),
-                 "warning" if c.modifier < 0 else ("good" if c.modifier > 0 else "normal")),
-        PanelRow("Estados", ", ".join(c.conditions) or "—", "warning" if c.conditions else "normal"),
+                 RowRole.WARNING if c.modifier < 0
+                 else (RowRole.GOOD if c.modifier > 0 else RowRole.NORMAL)),
+        PanelRow("Estados", ", ".join(c.conditions) or "—",
+                 RowRole.WARNING if c.conditions else RowRole.NORMAL),
         PanelRow("Heridas", track_text(c.wounds, WOUND_CATEGORIES),
-                 "warning" if c.wounds.count else "normal"),
+                 RowRole.WARNING if c.wounds.count else RowRole.NORMAL),
         PanelRow("Fatiga", track_text(c.fatigue, FATIGUE_CATEGORIES),
-                 "warning" if c.fatigue.count else "normal"),
+                 RowRole.WARNING if c.fatigue.count else RowRole.NORMAL),
         PanelRow("Pendiente", "—" if c.carried is None
                  else f"{c.carried.label} (faltan {c.carried.remaining})",
-                 "carried" if c.carried else "normal"),
+                 RowRole.CARRIED if c.carried else RowRole.NORMAL),
     ]
     if c.is_group:
         rows.insert(1, PanelRow("Miembros", f"{c.members} (aguante {c.toughness})",
-                                "warning" if c.members == 0 else "normal"))
+                                RowRole.WARNING if c.members == 0 else RowRole.NORMAL))
     extras = [
-        ("Duelo", f"contra {c.duel}" if c.duel else "", "warning"),
-        ("Montura", c.mount or "", "normal"),
-        ("Liderazgo", f"{c.leadership} bono(s) de +1 por repartir" if c.leadership else "", "good"),
-        ("Bono", f"+{c.lead_bonus} de su líder" if c.lead_bonus else "", "good"),
+        ("Duelo", f"contra {c.duel}" if c.duel else "", RowRole.WARNING),
+        ("Montura", c.mount or "", RowRole.NORMAL),
+        ("Liderazgo", f"{c.leadership} bono(s) de +1 por repartir" if c.leadership else "",
+         RowRole.GOOD),
+        ("Bono", f"+{c.lead_bonus} de su líder" if c.lead_bonus else "", RowRole.GOOD),
         ("Bloqueado", f"{signed(c.block_penalty)} a su próximo ataque" if c.block_penalty else "",
-         "warning"),
-        ("Blancos", ", ".join(c.targets) if c.targets else "", "normal"),
+         RowRole.WARNING),
+        ("Blancos", ", ".join(c.targets) if c.targets else "", RowRole.NORMAL),
     ]
     rows += [PanelRow(label, text, style) for label, text, style in extras if text]
     if c.trigger:
-        rows.append(PanelRow("Espera", c.trigger, "warning"))
+        rows.append(PanelRow("Espera", c.trigger, RowRole.WARNING))
     rows.append(PanelRow("Este turno", ", ".join(c.maneuvers) or "—"))
     return tuple(rows)
 

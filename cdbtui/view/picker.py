@@ -2,12 +2,42 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from attrs import field, frozen
 
-from ..engine.catalog import VARIABLE_ES, catalog_for
+from ..engine.catalog import VARIABLE_ES
 from ..engine.model import Combatant, Fight
+from ..engine.options import Can, ManeuverOption, options
 from ..engine.text import fold, slug
 from ..printable import literal
+
+class ChoiceState(StrEnum):
+    """What a row of the picker says about doing that maneuver now (its hint's kind)."""
+
+    #: Done at once (no hint).
+    NOW = "now"
+    #: A variable cost: the hint says what the typed number adds.
+    VARIABLE = "variable"
+    #: Begun now, completed next turn: the hint says how many AC it lacks.
+    CARRIED = "carried"
+    #: Too few AC and it cannot be carried (a reaction): refused.
+    SHORT = "short"
+    #: Not this combatant's moment: only reactions now.
+    NOT_NOW = "not-now"
+    #: Refused by another rule: the hint is the engine's reason.
+    REFUSED = "refused"
+
+
+#: The engine's answer → the row's state (a variable cost that may be done says so).
+_STATES = {
+    Can.NOW: ChoiceState.NOW,
+    Can.CARRIED: ChoiceState.CARRIED,
+    Can.SHORT: ChoiceState.SHORT,
+    Can.NOT_NOW: ChoiceState.NOT_NOW,
+    Can.NO: ChoiceState.REFUSED,
+}
+
 
 @frozen
 class Choice:
@@ -22,25 +52,46 @@ class Choice:
     variable: str | None
     hint: str = field(converter=literal)
     summary: str = field(default="", converter=literal)
+    #: What the hint says (the widget styles the row by it).
+    state: ChoiceState = ChoiceState.NOW
+    #: Why it cannot be done now (the engine's refusal), empty when it can.
+    why: str = field(default="", converter=literal)
+
+    @property
+    def allowed(self) -> bool:
+        """The engine would accept it now (done at once or carried over)."""
+        return self.state in (ChoiceState.NOW, ChoiceState.VARIABLE, ChoiceState.CARRIED)
+
+
+def _hint(option: ManeuverOption, state: ChoiceState, started: bool) -> str:
+    maneuver = option.maneuver
+    if state is ChoiceState.VARIABLE:
+        return f"+ {VARIABLE_ES[maneuver.variable]}"
+    if not started:
+        return ""
+    if state in (ChoiceState.CARRIED, ChoiceState.NOT_NOW) and option.missing:
+        # Not now: what will happen at its moment with the AC it has left (the
+        # picker's title says that only reactions are possible now).
+        return f"faltan {option.missing} AC: se completa el turno siguiente"
+    if state is ChoiceState.SHORT:
+        return f"faltan {option.missing} AC: no puede"
+    if state is ChoiceState.REFUSED:
+        return option.why
+    return ""
 
 
 def maneuver_choices(fight: Fight, c: Combatant) -> tuple[Choice, ...]:
-    """The catalog as `c` sees it: maneuvers whose talents it has, costs with its talents.
-
-    The hint only compares the engine's numbers (cost vs AC left); the engine decides.
-    """
+    """The catalog as `c` sees it: maneuvers whose talents it has, costs with its talents,
+    each with what the engine says about doing it now (`engine.options`)."""
     choices = []
-    for m in catalog_for(fight).available(c):
-        cost = m.base_cost(c)
-        hint = ""
-        if m.variable is not None:
-            hint = f"+ {VARIABLE_ES[m.variable]}"
-        elif fight.started and cost > c.ac:
-            short = cost - c.ac
-            hint = (f"faltan {short} AC: no puede" if m.reaction
-                    else f"faltan {short} AC: se completa el turno siguiente")
-        choices.append(Choice(m.id, m.name, cost, m.attack, m.reaction, m.variable, hint,
-                              m.summary))
+    for option in options(fight, c.name).maneuvers:
+        m = option.maneuver
+        state = _STATES[option.can]
+        if m.variable is not None and (option.ok or not fight.started):
+            state = ChoiceState.VARIABLE
+        choices.append(Choice(m.id, m.name, option.cost, m.attack, m.reaction, m.variable,
+                              _hint(option, state, fight.started), m.summary, state,
+                              option.why))
     return tuple(choices)
 
 

@@ -10,6 +10,7 @@ view (`cdbtui.players`) paints the players' fight with the same functions,
 
 from __future__ import annotations
 
+from enum import StrEnum
 from functools import lru_cache
 
 from attrs import field, frozen
@@ -37,12 +38,32 @@ LEGEND = (
 )
 
 
+class CellRole(StrEnum):
+    """What a cell of the sheet shows; the widgets style cells by role, never by text."""
+
+    EMPTY = "empty"
+    #: The name at the start moment (with the AC left when the marker is still there).
+    NAME = "name"
+    #: The marker now, below the start moment (● n, ‖ n, … n).
+    MARKER = "marker"
+    #: Where the head of the queue stands now (the name or the marker, with ▶).
+    ACTING = "acting"
+    #: Where a maneuver ended (├ n).
+    TICK = "tick"
+    #: AC spent this turn (│).
+    SPENT = "spent"
+    #: Moments passed without spending, holding or waiting (╎).
+    GAP = "gap"
+    #: Last turn's maneuver still to complete (┊).
+    CARRIED = "carried"
+
+
 @frozen
 class Cell:
     """One cell of the grid: its text and what it means (the style follows the role)."""
 
     text: str = field(default="", converter=literal)
-    role: str = "empty"
+    role: CellRole = CellRole.EMPTY
 
 
 @frozen
@@ -102,25 +123,28 @@ def _cells(c: Combatant, moments: tuple[int, ...], head: bool, secret: bool) -> 
     cells = []
     for row in moments:
         if row == c.start:
-            prefix = "▶" if head and marker == row else ""
+            acting = head and marker == row
+            prefix = "▶" if acting else ""
             suffix = f" {ac}" if marker == row and c.status in (Status.READY, Status.HOLDING, Status.WAITING) else ""
             if marker == row and c.status in (Status.HOLDING, Status.WAITING):
                 suffix = f" {glyph}{ac}"
-            cells.append(Cell(prefix + c.name + suffix, "name"))
+            role = CellRole.ACTING if acting else CellRole.NAME
+            cells.append(Cell(prefix + c.name + suffix, role))
         elif row == marker and row < c.start:
             extra = ""
             if c.carried is not None and c.status is not Status.READY:
                 extra = "┊" + ("?" if secret else str(c.carried.remaining))
-            cells.append(Cell(("▶" if head else " ") + f"{glyph} {ac}{extra}", "marker"))
+            cells.append(Cell(("▶" if head else " ") + f"{glyph} {ac}{extra}",
+                              CellRole.ACTING if head else CellRole.MARKER))
         elif row in carried_rows:
-            cells.append(Cell(" ┊", "carried"))
+            cells.append(Cell(" ┊", CellRole.CARRIED))
         elif marker < row < c.start:
             if row in ticks:
-                cells.append(Cell(" ├ " + ("?" if secret else str(ticks[row])), "tick"))
+                cells.append(Cell(" ├ " + ("?" if secret else str(ticks[row])), CellRole.TICK))
             elif row in spent:
-                cells.append(Cell(" │", "spent"))
+                cells.append(Cell(" │", CellRole.SPENT))
             else:
-                cells.append(Cell(" ╎", "gap"))
+                cells.append(Cell(" ╎", CellRole.GAP))
         else:
             cells.append(Cell())
     return tuple(cells)

@@ -44,7 +44,7 @@ async def test_start_screen_lists_saves_newest_first_and_opens_one(tmp_path):
     saves = tmp_path / "saves"
     saves.mkdir()
     old = write_save(saves / "antiguo.toml", demo_lines())
-    new = write_save(saves / "nuevo.toml", demo_lines()[:3])
+    write_save(saves / "nuevo.toml", demo_lines()[:3])
     past = time.time() - 3600
     os.utime(old, (past, past))
     app = CdbApp(None, saves_dir=saves)

@@ -1,20 +1,28 @@
 """The main screen: header, sheet, side panel, log and footer, and the DJ's keys.
 
 Every key builds a command line and hands it to `app.run_line`; the screen keeps
-no game state.  The key table below is the one place the bindings are declared;
-`check_action` hides those that do not apply now, so the Footer lists only them.
+no game state.  The bindings come from the one table of keys (`cdbtui.keys`);
+`check_action` asks the engine (`engine.options`) whether each applies now for the
+selected combatant and hides those that do not, so the Footer lists only them; such
+a key pressed anyway says why (`on_key`).
 """
 
 from __future__ import annotations
 
+from textual import events
+from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from ...engine import options as engine_options
 from ...engine.commands import quote
-from ...engine.model import Fight, Status
+from ...engine.errors import Refusal
+from ...engine.model import Fight
+from ...engine.options import YES, Options, Verdict
+from ...keys import When, all_keys, footer_keys
 from ...roster import member_from_combatant, party_lines, put_member, roster_path
 from ...store import SaveError
 from ...view import status_line
@@ -23,43 +31,28 @@ from ..widgets.fightlog import FightLog
 from ..widgets.panel import SidePanel, legend_markup
 from ..widgets.sheet import SheetView
 
-#: (keys, action, description in the footer, key shown or None to hide) — the DJ's keys.
-KEYS = (
-    ("enter", "maneuver", "maniobra", "⏎"),
-    ("1", "spend(1)", "gastar", "1-9"),
-    *((str(n), f"spend({n})", f"gastar {n}", None) for n in range(2, 10)),
-    ("e", "react('esquivar')", "esquivar", "e"),
-    ("c", "react('ponerse-a-cubierto')", "cubierto", "c"),
-    ("r", "hold", "retrasar", "r"),
-    ("w", "wait", "esperar", "w"),
-    ("f", "done", "fin", "f"),
-    ("d", "damage", "daño", "d"),
-    ("s", "condition", "estado", "s"),
-    ("space", "next", "avanzar", "␣"),
-    ("t", "new_turn", "turno", "t"),
-    ("u,ctrl+z", "undo", "deshacer", "u"),
-    ("ctrl+y", "redo", "rehacer", "^y"),
-    ("left,h", "move(-1)", "anterior", None),
-    ("right,l", "move(1)", "siguiente", None),
-    ("a", "add", "añadir", "a"),
-    ("G", "party_save", "al grupo", None),
-    ("A", "party_add", "añadir el grupo", None),
-    ("i", "initiative", "iniciativa", "i"),
-    ("colon", "command_line", "orden", ":"),
-    ("question_mark", "help", "ayuda", "?"),
-    ("q", "app.quit", "salir", "q"),
-)
+#: Why a key that needs them does not apply.
+NO_FIGHT = "No hay ningún combate abierto"
+NOBODY = "Nadie seleccionado: usa ←/→ para elegir"
+
+#: The table's binding of each key name ("u", "ctrl+z"…), to say why it does not apply.
+_BY_KEY = {name: key for key in all_keys() for name in key.keys.split(",")}
+#: When each action applies (by its name, as `check_action` receives it).
+_WHEN = {key.action_name: key.when for key in all_keys()}
 
 
 class FightScreen(Screen):
     """The live Plantilla."""
 
     BINDINGS = [
-        Binding(keys, action, description, show=shown is not None, key_display=shown)
-        for keys, action, description, shown in KEYS
+        Binding(key.keys, key.action, key.label, show=key.shown is not None,
+                key_display=key.shown, id=key.id)
+        for key in footer_keys()
     ]
 
     _binding_signature: tuple = ()
+    #: The last answer of `engine.options` for (fight, name): asked once per state.
+    _options: tuple[Fight | None, str | None, Options | None] = (None, None, None)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="fight-header")
@@ -99,8 +92,8 @@ class FightScreen(Screen):
         a keypress; most commands leave the same keys applicable.
         """
         signature = tuple(
-            self.check_action(action, ()) for action in
-            ("maneuver", "spend", "react", "hold", "done", "next", "new_turn", "move")
+            bool(self.applies(key.action_name, parse_action(key.action)[2]))
+            for key in footer_keys() if key.shown is not None
         )
         if signature != self._binding_signature:
             self._binding_signature = signature
@@ -112,31 +105,71 @@ class FightScreen(Screen):
     # ------------------------------------------------------------ which keys apply
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Only the keys that apply now run and are shown in the footer (`cdbtui.keys`)."""
+        return bool(self.applies(action, parameters))
+
+    def applies(self, action: str, parameters: tuple[object, ...] = ()) -> Verdict:
+        """Whether the key running `action` applies now, and why not: the engine's
+        answer for the selected combatant (`engine.options`), never a rule of its own."""
+        when = _WHEN.get(action)
+        if when is None or when is When.ALWAYS:
+            return YES
         fight: Fight | None = getattr(self.app, "fight", None)
-        if action in ("help", "command_line", "add", "initiative", "undo", "redo", "move",
-                      "damage", "condition", "party_save", "party_add"):
-            if fight is None and action not in ("help",):
-                return None
-            return True
-        if fight is None or not fight.started:
-            return None
-        if action == "new_turn":
-            return True
-        if action == "next":
-            return None if fight.turn_over else True
+        if fight is None:
+            return Verdict(False, NO_FIGHT)
+        if when is When.FIGHT:
+            return YES
+        if when is When.ADVANCE:
+            return engine_options.advance(fight)
+        if when is When.NEW_TURN:
+            return engine_options.new_turn(fight)
         who = fight.find(self.app.selected or "")
-        if who is None or who.status is Status.OUT:
-            return None
-        if action in ("done", "wait", "maneuver", "spend") and who.status is Status.DONE:
-            return None
-        return True
+        if who is None:
+            return Verdict(False, NOBODY)
+        if when is When.SELECTED:
+            return YES
+        try:
+            if when is When.SPEND:
+                return engine_options.spend(fight, who.name, int(parameters[0])).verdict
+            if when is When.REACT:
+                return engine_options.maneuver_option(fight, who.name, str(parameters[0])).verdict
+        except Refusal as refusal:  # a reaction this ruleset does not have
+            return Verdict(False, str(refusal))
+        can = self._options_of(fight, who.name)
+        if when is When.MANEUVER:
+            return YES if can.act or can.react else can.act  # the picker offers reactions
+        if when is When.HOLD:
+            return YES if can.act_now else can.hold
+        if when is When.WAIT:
+            return can.wait
+        if when is When.DECLINE:
+            return can.decline
+        return YES
+
+    def _options_of(self, fight: Fight, name: str) -> Options:
+        cached_fight, cached_name, cached = self._options
+        if cached is None or cached_fight is not fight or cached_name != name:
+            cached = engine_options.options(fight, name, maneuvers=False)
+            self._options = (fight, name, cached)
+        return cached
+
+    def on_key(self, event: events.Key) -> None:
+        """A key of the table that does not apply now says why (instead of nothing)."""
+        key = _BY_KEY.get(event.key)
+        if key is None:
+            return
+        verdict = self.applies(key.action_name, parse_action(key.action)[2])
+        if not verdict:
+            event.stop()
+            event.prevent_default()
+            tell(self.app, verdict.why, severity="warning")
 
     # ------------------------------------------------------------ actions: keys → lines
 
     def _who(self) -> str | None:
         name = self.app.selected
         if not name:
-            self.app.notify("Nadie seleccionado: usa ←/→ para elegir", severity="warning")
+            self.app.notify(NOBODY, severity="warning")
         return name
 
     def _for_selected(self, template: str, *, edit: bool = False) -> None:
@@ -163,9 +196,11 @@ class FightScreen(Screen):
         self._for_selected(f"{{name}} {maneuver}")
 
     def action_hold(self) -> None:
-        who = self.app.fight.find(self.app.selected or "") if self.app.fight else None
-        holding = who is not None and who.status is Status.HOLDING and not who.acting
-        self._for_selected("{name} actua" if holding else "{name} retrasa")
+        """Hold the action, or, for a holder who may (the engine says), act now."""
+        fight, name = self.app.fight, self.app.selected
+        who = fight.find(name) if fight is not None and name else None
+        act_now = who is not None and self._options_of(fight, who.name).act_now
+        self._for_selected("{name} actua" if act_now else "{name} retrasa")
 
     def action_wait(self) -> None:
         self._for_selected("{name} espera ", edit=True)

@@ -3,7 +3,10 @@
 Only what the combatant can do is offered (talent-only maneuvers need the talent),
 with costs after its talents (`view.maneuver_choices`) and the book's one-line
 effect under each; attacks are in italics as in the book's table, reactions are
-marked, and a cost above the AC left says what will happen.  It returns a command line, or None when cancelled.
+marked, and each row says what the engine would do with it now (`engine.options`:
+done, carried to next turn, too few AC, only reactions now, refused and why); a row
+the engine would refuse is not chosen, its reason is shown instead.  It returns a
+command line, or None when cancelled.
 """
 
 from __future__ import annotations
@@ -19,9 +22,21 @@ from textual.widgets.option_list import Option
 
 from ...engine.catalog import VARIABLE_ES
 from ...engine.commands import quote
-from ...engine.model import Fight, Status
-from ...view import Choice, filter_choices, maneuver_choices
+from ...engine.model import Fight
+from ...engine.options import options
+from ...view import Choice, ChoiceState, filter_choices, maneuver_choices
 from ..text import plain
+
+
+#: The style of a row's hint by what it says (`view.ChoiceState`).
+HINT_STYLES = {
+    ChoiceState.NOW: "$text-muted",
+    ChoiceState.VARIABLE: "$text-muted",
+    ChoiceState.CARRIED: "$warning",
+    ChoiceState.SHORT: "$warning",
+    ChoiceState.NOT_NOW: "$warning",
+    ChoiceState.REFUSED: "$warning",
+}
 
 
 def choice_prompt(choice: Choice) -> Content:
@@ -31,15 +46,17 @@ def choice_prompt(choice: Choice) -> Content:
     (already literal in `Choice`), so they are never parsed as markup.
     """
     cost = f"{choice.cost}+N" if choice.variable else str(choice.cost)
-    parts: list[tuple[str, str]] = [
-        (choice.name, "italic" if choice.attack else ""), (f"{cost} AC", "$accent"),
-    ]
+    name_style = " ".join(
+        style for style, applies in (("italic", choice.attack), ("$text-muted", not choice.allowed))
+        if applies
+    )
+    parts: list[tuple[str, str]] = [(choice.name, name_style), (f"{cost} AC", "$accent")]
     if choice.reaction:
         parts.append(("reacción", "$success"))
     if choice.attack:
         parts.append(("ataque", "$text-muted"))
     if choice.hint:
-        parts.append((choice.hint, "$warning" if choice.hint.startswith("faltan") else "$text-muted"))
+        parts.append((choice.hint, HINT_STYLES[choice.state]))
     pieces: list[str | tuple[str, str]] = []
     for index, part in enumerate(parts):
         if index:
@@ -68,14 +85,21 @@ class ManeuverPicker(ModalScreen[str | None]):
         self.combatant = combatant
         self.fight = fight
         self.choices = maneuver_choices(fight, combatant)
+        self.options = options(fight, name, maneuvers=False)
         self.shown: tuple[Choice, ...] = self.choices
         self.pending: Choice | None = None
 
     def compose(self) -> ComposeResult:
         c = self.combatant
-        verb = "interrumpe con" if c.status is Status.WAITING else "hace"
+        left = f"le quedan {c.ac} AC"
+        if self.options.interrupt:
+            title = f"{c.name} interrumpe con… ({left})"
+        elif self.options.only_react:
+            title = f"{c.name} reacciona con… ({left}: ahora solo reacciones)"
+        else:
+            title = f"{c.name} hace… ({left})"
         with Vertical(id="picker", classes="dialog"):
-            yield Static(plain(f"{c.name} {verb}… (le quedan {c.ac} AC)"), id="picker-title")
+            yield Static(plain(title), id="picker-title")
             yield Input(placeholder="escribe para filtrar (sin tildes vale)", id="picker-filter")
             yield OptionList(*self._options(), id="picker-list")
             yield Input(placeholder="", id="picker-amount", type="integer", classes="hidden")
@@ -120,6 +144,9 @@ class ManeuverPicker(ModalScreen[str | None]):
         self._choose(self.shown[event.option_index])
 
     def _choose(self, choice: Choice) -> None:
+        if not choice.allowed:  # the engine's reason; the picker stays open
+            self.notify(choice.why, severity="warning")
+            return
         if choice.variable is None:
             self.dismiss(self._line(choice, None))
             return
@@ -145,7 +172,7 @@ class ManeuverPicker(ModalScreen[str | None]):
 
     def _line(self, choice: Choice, amount: int | None) -> str:
         name = quote(self.combatant.name)
-        verb = " interrumpe" if self.combatant.status is Status.WAITING and not choice.reaction else ""
+        verb = " interrumpe" if self.options.interrupt and not choice.reaction else ""
         extra = "" if amount is None else f" {amount}"
         return f"{name}{verb} {choice.id}{extra}"
 

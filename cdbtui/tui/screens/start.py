@@ -71,7 +71,7 @@ class StartScreen(Screen[Path | None]):
                          "no se puede abrir")
             else:
                 turn = str(entry.turn) if entry.turn else "preparación"
-                cells = (entry.name, entry.rules_es, turn, str(entry.combatants),
+                cells = (entry.name, entry.rules_es, turn, entry.count_text,
                          f"{entry.played:%Y-%m-%d %H:%M}", entry.path.name)
             table.add_row(*(cell(text) for text in cells), key=str(entry.path))
         table.display = bool(found)

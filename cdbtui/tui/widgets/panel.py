@@ -12,16 +12,17 @@ from textual.widgets import Static
 
 from ...engine.model import Fight
 from ...printable import literal
-from ...view import LEGEND, PanelRow, panel_rows
+from ...view import LEGEND, PanelRow, RowRole, panel_rows
 
 
+#: The style of a value by the role `view.panel_rows` gives its line.
 ROLE_MARKUP = {
-    "normal": "",
-    "ac": "bold",
-    "dim": "$text-muted",
-    "warning": "$warning",
-    "good": "$success",
-    "carried": "$warning italic",
+    RowRole.NORMAL: "",
+    RowRole.AC: "bold",
+    RowRole.DIM: "$text-muted",
+    RowRole.WARNING: "$warning",
+    RowRole.GOOD: "$success",
+    RowRole.CARRIED: "$warning italic",
 }
 
 
@@ -31,7 +32,7 @@ def panel_content(rows: tuple[PanelRow, ...]) -> Content:
     for index, row in enumerate(rows):
         if index:
             parts.append("\n")
-        parts += [(f"{row.label:<10}", "$text-muted"), " ", (row.value, ROLE_MARKUP.get(row.role, ""))]
+        parts += [(f"{row.label:<10}", "$text-muted"), " ", (row.value, ROLE_MARKUP[row.role])]
     return Content.assemble(*parts)
 
 

@@ -23,22 +23,25 @@ from textual.strip import Strip
 
 from ...engine.model import Fight, Status
 from ...printable import literal
-from ...view import Column, Sheet, build_sheet, fit
+from ...view import CellRole, Column, Sheet, build_sheet, fit
 
 GUTTER = 8  # "▸  -1 │ "
 #: The component class of each cell role of `view.Cell` (a name takes its side's colour).
 CELL_STYLES = {
-    "marker": "sheet--marker",
-    "tick": "sheet--tick",
-    "spent": "sheet--spent",
-    "gap": "sheet--gap",
-    "carried": "sheet--carried",
+    CellRole.MARKER: "sheet--marker",
+    CellRole.ACTING: "sheet--acting",
+    CellRole.TICK: "sheet--tick",
+    CellRole.SPENT: "sheet--spent",
+    CellRole.GAP: "sheet--gap",
+    CellRole.CARRIED: "sheet--carried",
 }
+#: Roles that show where a combatant stands: underlined while it is in the queue.
+PLACE_ROLES = frozenset({CellRole.NAME, CellRole.MARKER})
 
 
 def _drawn(column: Column) -> set[int]:
     """Rows where a column has something drawn (its flags colour only those)."""
-    return {row for row, cell in enumerate(column.cells) if cell.role != "empty"}
+    return {row for row, cell in enumerate(column.cells) if cell.role is not CellRole.EMPTY}
 
 
 def changed_lines(
@@ -262,13 +265,13 @@ class SheetView(ScrollView, can_focus=True):
         return style
 
     def _cell(self, column: Column, row: int, row_style: Style) -> tuple[str, Style]:
-        empty = row >= 0 and column.cells[row].role == "empty"
+        empty = row >= 0 and column.cells[row].role is CellRole.EMPTY
         style = self._column_style(column, row_style, blank=empty)
         if empty:
             return "", style
         style += self._style("sheet--pj" if column.pc else "sheet--pnj")
         if row < 0:
-            text, role = column.label or literal(column.name), "header"
+            text = column.label or literal(column.name)
             style += self._style("sheet--header")
             if column.acting:
                 style += self._style("sheet--acting")
@@ -277,9 +280,7 @@ class SheetView(ScrollView, can_focus=True):
             text, role = cell.text, cell.role
             if role in CELL_STYLES:
                 style += self._style(CELL_STYLES[role])
-            if role in ("name", "marker") and column.acting and text.startswith("▶"):
-                style += self._style("sheet--acting")
-            elif role in ("name", "marker") and column.in_queue:
+            if role in PLACE_ROLES and column.in_queue:
                 style += self._style("sheet--queued")
         if column.status is Status.DONE:
             style += self._style("sheet--done")
