@@ -58,7 +58,7 @@ class RosterRow:
 
 
 @frozen
-class Entry:
+class ReportLine:
     """One log entry as the export shows it."""
 
     moment: str | None
@@ -72,7 +72,7 @@ class TurnGroup:
     """The log entries of one turn ("Preparación" for those before turn 1)."""
 
     title: str
-    entries: tuple[Entry, ...]
+    entries: tuple[ReportLine, ...]
 
 
 @frozen
@@ -124,8 +124,8 @@ def _row(c: Combatant, for_players: bool) -> RosterRow:
     )
 
 
-def _entry(entry: LogEntry) -> Entry:
-    return Entry(
+def _entry(entry: LogEntry) -> ReportLine:
+    return ReportLine(
         moment=None if entry.moment is None else f"M{entry.moment}",
         text=entry.text,
         warning=entry.warning,
@@ -189,7 +189,7 @@ def escape_md(text: str) -> str:
     return _MD_HTML.sub(r"\\\1", _MD_ALWAYS.sub(r"\\\1", literal(text)))
 
 
-def _md_entry(entry: Entry) -> str:
+def _md_entry(entry: ReportLine) -> str:
     text = escape_md(entry.text)
     if entry.damage:
         text = f"**{text}**"
@@ -254,7 +254,7 @@ def _h(text: str) -> str:
     return html.escape(literal(text), quote=True)
 
 
-def _html_entry(entry: Entry) -> str:
+def _html_entry(entry: ReportLine) -> str:
     classes = [c for c, on in (("damage", entry.damage), ("warning", entry.warning)) if on]
     attr = f' class="{" ".join(classes)}"' if classes else ""
     moment = f'<span class="moment">{_h(entry.moment or "")}</span> '

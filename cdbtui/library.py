@@ -45,7 +45,7 @@ def saves_folder(option: str | None = None) -> Path:
 
 
 @frozen
-class Entry:
+class Listing:
     """One fight of the list: what the start screen shows of it."""
 
     path: Path
@@ -94,7 +94,7 @@ def _summary(text: str) -> dict | None:
     return table
 
 
-def describe(path: Path) -> Entry:
+def describe(path: Path) -> Listing:
     """What the list shows of `path`; a file that can't be read says why.
 
     A save written whole by cdbtui is shown from its `[summary]` once its header
@@ -117,8 +117,8 @@ def describe(path: Path) -> Entry:
             fight = read(path).session.fight
             table = summary(fight)
     except SaveError as error:
-        return Entry(path, path.stem, "?", 0, 0, played, problem=str(error))
-    return Entry(path, table["name"], table["rules"], table["turn"], table["combatants"], played,
+        return Listing(path, path.stem, "?", 0, 0, played, problem=str(error))
+    return Listing(path, table["name"], table["rules"], table["turn"], table["combatants"], played,
                  hidden=table.get("hidden", 0))
 
 
@@ -149,7 +149,7 @@ def list_saves(folder: Path) -> list[Path]:
     return sorted(saves, key=lambda p: p.stat().st_mtime, reverse=True)
 
 
-def entries(folder: Path) -> list[Entry]:
+def entries(folder: Path) -> list[Listing]:
     return [describe(path) for path in list_saves(folder)]
 
 

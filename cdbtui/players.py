@@ -237,7 +237,7 @@ class PcRow:
     ac: int
     budget: int
     status: str = field(converter=literal)
-    acting: bool = False
+    heads_queue: bool = False
     in_queue: bool = False
     done: bool = False
     out: bool = False
@@ -277,7 +277,7 @@ def pc_rows(fight: Fight) -> tuple[PcRow, ...]:
         status = STATUS_ES[c.status] if c.start is not None else "sin momento inicial"
         rows.append(PcRow(
             c.name, c.ac, budget, status,
-            acting=c.key == head,
+            heads_queue=c.key == head,
             in_queue=c.key in in_queue,
             done=c.status is Status.DONE,
             out=c.status is Status.OUT,

@@ -112,7 +112,7 @@ def test_a_queue_of_only_hidden_pnj_shows_the_next_visible_moment():
     assert player_queue(fight) == "Cola: Sven → Mike"
     sheet = build_sheet(players_fight(fight), for_players=True)
     assert sheet.current == 4
-    assert [c.name for c in sheet.columns if c.acting] == ["Sven"]
+    assert [c.name for c in sheet.columns if c.heads_queue] == ["Sven"]
 
 
 def test_with_a_visible_combatant_in_the_queue_the_real_moment_shows():
@@ -231,8 +231,8 @@ def test_pc_rows_show_ac_left_per_turn_and_status():
     fight = play(*demo_lines(), "mike disparar-armas-largas").fight
     mike, sven = pc_rows(fight)
     assert (mike.ac_text, mike.pips, mike.status) == ("4 / 7", "●●●●○○○", "ha actuado")
-    assert (sven.ac_text, sven.status, sven.acting) == ("5 / 5", "por actuar", False)
-    assert not mike.acting and not mike.in_queue
+    assert (sven.ac_text, sven.status, sven.heads_queue) == ("5 / 5", "por actuar", False)
+    assert not mike.heads_queue and not mike.in_queue
 
 
 def test_pc_rows_mark_who_acts_and_who_is_done():
@@ -240,7 +240,7 @@ def test_pc_rows_mark_who_acts_and_who_is_done():
     mike, _ = pc_rows(fight)
     assert mike.done and mike.status == "terminado" and mike.ac_text == "0 / 7"
     start = play(*demo_lines()).fight
-    assert pc_rows(start)[0].acting
+    assert pc_rows(start)[0].heads_queue
 
 
 def test_pc_rows_before_the_fight_show_ac_per_turn():

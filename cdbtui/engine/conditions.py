@@ -12,7 +12,7 @@ import math
 from attrs import evolve
 
 from . import commands as cmd
-from .countdown import _get, _settle
+from .countdown import get_combatant, settle
 from .errors import Refusal
 from .model import (
     ACTIVE,
@@ -32,10 +32,10 @@ from .model import (
     LogKind,
     Status,
 )
-from .mounts import _dismount
-from .optional import _damage_group
+from .mounts import dismount_rider
+from .optional import damage_group
 from .queries import is_incapacitated, is_out
-from .spending import _end_duel
+from .spending import end_duel
 from .text import slug
 
 # Decisions where the book is silent:
@@ -49,8 +49,8 @@ COVER_NOTE = (
 )
 
 
-def _condition(fight: Fight, command: cmd.Condition) -> Fight:
-    c = _get(fight, command.name)
+def set_condition(fight: Fight, command: cmd.Condition) -> Fight:
+    c = get_combatant(fight, command.name)
     condition = slug(command.condition)
     if not condition:
         raise Refusal("Falta el estado: p. ej. «estado Mike +agarrado»")
@@ -61,13 +61,13 @@ def _condition(fight: Fight, command: cmd.Condition) -> Fight:
             )
         if c.duel is None:
             raise Refusal(f"{c.name} no está en duelo")
-        return _settle(_end_duel(fight, c, "El DJ termina el duelo"))
+        return settle(end_duel(fight, c, "El DJ termina el duelo"))
     if condition == MOUNTED:
         if command.on:
             raise Refusal(
                 f"Para montar hace falta la montura: «monta {cmd.quote(c.name)} MONTURA»"
             )
-        return _dismount(fight, cmd.Dismount(c.name))
+        return dismount_rider(fight, cmd.Dismount(c.name))
     if condition == NO_MEMBERS and command.on and not c.is_group:
         raise Refusal(f"{c.name} no es un grupo (Horda): usa «moribundo» para dejarle fuera")
     if command.on:
@@ -93,7 +93,7 @@ def _condition(fight: Fight, command: cmd.Condition) -> Fight:
             + (" (recupera sus AC el turno siguiente)" if condition in (GRAPPLED, PINNED, SURPRISED) else ""),
             kind=LogKind.CONDITION, about=[c.name], free=condition,
         )
-    return _settle(fight)
+    return settle(fight)
 
 
 def _apply_condition_now(c: Combatant, condition: str) -> Combatant:
@@ -113,7 +113,7 @@ def _apply_condition_now(c: Combatant, condition: str) -> Combatant:
 
 
 def _damage(fight: Fight, command: cmd.Damage) -> Fight:
-    c = _get(fight, command.name)
+    c = get_combatant(fight, command.name)
     total = command.amount - command.rd
     track_name = "fatiga" if command.fatigue else "heridas"
     if command.shots is not None and not c.is_group:
@@ -123,7 +123,7 @@ def _damage(fight: Fight, command: cmd.Damage) -> Fight:
     if c.has(COVER):
         fight = fight.note(f"{c.name} está a cubierto: {COVER_NOTE}", kind=LogKind.RULE, about=[c.name])
     if c.is_group:
-        return _damage_group(fight, c, command)
+        return damage_group(fight, c, command)
     if total < 0:
         return fight.note(f"{c.name}: daño {command.amount} − RD {command.rd} < 0, sin efecto",
                           kind=LogKind.DAMAGE, about=[c.name])
@@ -148,14 +148,14 @@ def _damage(fight: Fight, command: cmd.Damage) -> Fight:
             c = evolve(c, status=Status.DONE, ac=0, acting=False, trigger=None)
             fight = fight.note(f"{c.name} queda incapacitado: no puede hacer maniobras", warning=True,
                                kind=LogKind.CONDITION, about=[c.name])
-    return _settle(fight.replace(c))
+    return settle(fight.replace(c))
 
 
 def _heal(fight: Fight, command: cmd.Heal) -> Fight:
     """Remove marked boxes, the worst first (CdB "Curación": a roll heals 1 PV + 1 per
     degree of success, always from the highest category). Allowed in a fight too:
     Primeros Auxilios "puede ser usado en combate"."""
-    c = _get(fight, command.name)
+    c = get_combatant(fight, command.name)
     if c.is_group:
         raise Refusal(f"{c.name} es una Horda: el daño le quita miembros, no marca casillas")
     if not 1 <= command.amount <= 99:
@@ -173,7 +173,7 @@ def _heal(fight: Fight, command: cmd.Heal) -> Fight:
     if c.status is Status.OUT and not is_out(c):
         c = evolve(c, status=Status.DONE)
         text += " (vuelve a actuar el turno siguiente)"
-    return _settle(fight.replace(c).note(text, kind=LogKind.HEAL, about=[c.name]))
+    return settle(fight.replace(c).note(text, kind=LogKind.HEAL, about=[c.name]))
 
 
 def _rest(fight: Fight, command: cmd.Rest) -> Fight:
@@ -196,3 +196,12 @@ def _rest(fight: Fight, command: cmd.Rest) -> Fight:
         + " (las heridas peores se curan con «curar NOMBRE N»)",
         kind=LogKind.HEAL, about=[c.name for c in changed],
     )
+
+
+#: The commands this module applies (`rules.apply` dispatches on the command's class).
+HANDLERS = {
+    cmd.Condition: set_condition,
+    cmd.Damage: _damage,
+    cmd.Heal: _heal,
+    cmd.Rest: _rest,
+}

@@ -1,10 +1,10 @@
 """The countdown's machinery that every command shares (RULES.md §2–§3).
 
-Owns looking a combatant up (`_get`) and the guards every command starts with, the
-seeded die (`_roll_die`: a pure function of the fight's seed and its count of rolls),
-placing a combatant at its start moment (`_place`, mid-fight too), entering a moment
-(`_enter`: holders follow, waiters pay 1 AC a moment; the log of ties), and
-`_settle`, run after each command: it completes carried maneuvers at the head of the
+Owns looking a combatant up (`get_combatant`) and the guards every command starts with, the
+seeded die (`roll_die`: a pure function of the fight's seed and its count of rolls),
+placing a combatant at its start moment (`place`, mid-fight too), entering a moment
+(`enter_moment`: holders follow, waiters pay 1 AC a moment; the log of ties), and
+`settle`, run after each command: it completes carried maneuvers at the head of the
 queue and moves the count past empty moments (with Iniciativa Rápida, hands the go
 to the next combatant).  Imports `queries` and `spending`, no command module.
 
@@ -25,26 +25,26 @@ from attrs import evolve
 from .errors import Refusal
 from .model import Combatant, Fight, LogKind, Status
 from .queries import order_key, queue, tie_reason
-from .spending import _complete
+from .spending import complete_carried
 
-def _get(fight: Fight, name: str) -> Combatant:
+def get_combatant(fight: Fight, name: str) -> Combatant:
     combatant = fight.find(name)
     if combatant is None:
         raise Refusal(f"No hay nadie llamado «{name}» en este combate")
     return combatant
 
 
-def _require_started(fight: Fight) -> None:
+def require_started(fight: Fight) -> None:
     if not fight.started:
         raise Refusal("El combate no ha empezado: usa «empezar» cuando todos tengan momento inicial")
 
 
-def _roll_die(fight: Fight) -> tuple[Fight, int]:
+def roll_die(fight: Fight) -> tuple[Fight, int]:
     die = random.Random(f"{fight.seed}:{fight.rolls}").randint(1, 6)
     return evolve(fight, rolls=fight.rolls + 1), die
 
 
-def _note_ties(fight: Fight) -> Fight:
+def note_ties(fight: Fight) -> Fight:
     """Log which key decided each tie in the queue at the current moment."""
     line = queue(fight)
     if len(line) < 2:
@@ -62,7 +62,7 @@ def _note_ties(fight: Fight) -> Fight:
 def follow_countdown(fight: Fight, moment: int) -> Fight:
     """The fight with the countdown at `moment` (from a higher one): holders follow,
     waiters pay 1 AC a moment (and are done when they run out).  Nothing is logged:
-    `_enter` is this plus the log; the players' view (players.py) uses it to show the
+    `enter_moment` is this plus the log; the players' view (players.py) uses it to show the
     countdown at the moment players see."""
     previous = fight.moment if fight.moment is not None else moment
     passed = previous - moment
@@ -83,7 +83,7 @@ def follow_countdown(fight: Fight, moment: int) -> Fight:
     return evolve(fight.replace(*changed), moment=moment)
 
 
-def _enter(fight: Fight, moment: int) -> Fight:
+def enter_moment(fight: Fight, moment: int) -> Fight:
     """Move the countdown to `moment`: holders follow, waiters pay 1 AC a moment."""
     waiting = [c for c in fight.combatants if c.status is Status.WAITING]
     fight = follow_countdown(fight, moment)
@@ -92,7 +92,7 @@ def _enter(fight: Fight, moment: int) -> Fight:
         if c.status is Status.DONE:
             fight = fight.note(f"{c.name} agota sus AC a la espera → momento {c.marker}",
                                kind=LogKind.ACTION, about=[c.name])
-    return _note_ties(fight)
+    return note_ties(fight)
 
 
 def next_moment(fight: Fight) -> int | None:
@@ -107,10 +107,9 @@ def next_moment(fight: Fight) -> int | None:
     return max(markers) if markers else None
 
 
-_next_moment = next_moment
 
 
-def _settle(fight: Fight) -> Fight:
+def settle(fight: Fight) -> Fight:
     """Complete carried maneuvers at the head of the queue; advance past empty moments."""
     if fight.quick:
         return _settle_quick(fight)
@@ -119,13 +118,13 @@ def _settle(fight: Fight) -> Fight:
         if line:
             head = line[0]
             if head.carried is not None and head.status is Status.READY:
-                fight = _complete(fight, head)
+                fight = complete_carried(fight, head)
                 continue
             return fight
         target = next_moment(fight)
         if target is None:
             return fight
-        fight = _enter(fight, target)
+        fight = enter_moment(fight, target)
     return fight
 
 
@@ -136,7 +135,7 @@ def _settle_quick(fight: Fight) -> Fight:
         actor = fight.find(fight.actor) if fight.actor else None
         if actor is not None and actor.status in (Status.READY, Status.ACTED):
             if actor.carried is not None and actor.status is Status.READY:
-                fight = _complete(fight, actor)
+                fight = complete_carried(fight, actor)
                 continue
             return fight
         actor = next_go(fight)
@@ -162,12 +161,12 @@ def next_go(fight: Fight, among: Callable[[Combatant], bool] | None = None) -> C
     return min(waiting, key=lambda pair: pair[0])[1] if waiting else None
 
 
-def _refuse_in_quick(fight: Fight, what: str) -> None:
+def refuse_in_quick(fight: Fight, what: str) -> None:
     if fight.quick:
         raise Refusal(f"Con Iniciativa Rápida no hay momentos: no se puede {what}")
 
 
-def _place(fight: Fight, c: Combatant, start: int) -> Fight:
+def place(fight: Fight, c: Combatant, start: int) -> Fight:
     """Give `c` its start moment; mid-fight it joins the countdown at once."""
     c = evolve(c, start=start)
     if fight.started:

@@ -9,12 +9,12 @@ from attrs import evolve
 
 from . import commands as cmd
 from .catalog import catalog, catalog_for
-from .countdown import _get, _require_started
+from .countdown import get_combatant, require_started
 from .errors import Refusal
 from .model import Fight, LogKind, Status
 
 def _swap(fight: Fight, command: cmd.Swap) -> Fight:
-    a, b = _get(fight, command.first), _get(fight, command.second)
+    a, b = get_combatant(fight, command.first), get_combatant(fight, command.second)
     if a.key == b.key:
         raise Refusal("Para cambiar el orden hacen falta dos combatientes distintos")
     if (a.status is Status.READY, a.agi, a.ate, a.skill) != (b.status is Status.READY, b.agi, b.ate, b.skill) or a.status is not b.status:
@@ -27,8 +27,8 @@ def _swap(fight: Fight, command: cmd.Swap) -> Fight:
 
 
 def _targets(fight: Fight, command: cmd.Targets) -> Fight:
-    _require_started(fight)
-    c = _get(fight, command.name)
+    require_started(fight)
+    c = get_combatant(fight, command.name)
     if not 0 <= command.extra <= 20:
         raise Refusal(f"Blancos adicionales entre 0 y 20 (pedido: {command.extra})")
     c = evolve(c, extra_targets=command.extra)
@@ -64,3 +64,12 @@ def _house_rules(fight: Fight, command: cmd.HouseRules) -> Fight:
     if changed:
         parts.append("cambiadas: " + ", ".join(changed))
     return after.note("Reglas de la casa · " + ("; ".join(parts) or "sin cambios"), kind=LogKind.RULE)
+
+
+#: The commands this module applies (`rules.apply` dispatches on the command's class).
+HANDLERS = {
+    cmd.Swap: _swap,
+    cmd.Targets: _targets,
+    cmd.Rename: _rename,
+    cmd.HouseRules: _house_rules,
+}

@@ -13,20 +13,20 @@ from __future__ import annotations
 
 from . import commands as cmd
 from .catalog import Maneuver, catalog_for
-from .countdown import _get, _require_started, _settle
+from .countdown import get_combatant, require_started, settle
 from .errors import Refusal
 from .model import Combatant, Fight, LogKind, Status
 from .spending import (
     LEADERSHIP,
     LEAVE_DUEL,
-    _check_can_maneuver,
-    _check_cost,
-    _check_maneuver_rules,
-    _spend,
+    check_can_maneuver,
+    check_cost,
+    check_maneuver_rules,
+    spend_ac,
     completes_now,
 )
 from .text import fold
-from .turn import _in_turn
+from .turn import in_turn
 
 #: Catalog id and group the maneuver reminders look for.
 MOUNTED_CHARGE = "carga-con-montura"
@@ -34,8 +34,8 @@ RANGED_GROUP = "A distancia"
 
 
 def _perform(fight: Fight, command: cmd.Perform, *, interrupt: bool = False) -> Fight:
-    _require_started(fight)
-    c = _get(fight, command.name)
+    require_started(fight)
+    c = get_combatant(fight, command.name)
     maneuver: Maneuver | None = None
     if command.maneuver is None:
         if command.amount is None:
@@ -49,23 +49,23 @@ def _perform(fight: Fight, command: cmd.Perform, *, interrupt: bool = False) -> 
             raise Refusal(refusal)
         cost = maneuver.cost_for(c, command.amount)
         label = maneuver.name
-    _check_cost(c, cost, label)
+    check_cost(c, cost, label)
     target = _check_target(fight, c, maneuver, command.target)
     _check_degree(fight, c, maneuver, command.degree)
     if target is not None:
         label = f"{label} a {target}"
     if maneuver is not None and maneuver.reaction and not interrupt:
-        return _settle(_react(fight, c, maneuver, cost, label, target))
-    _in_turn(fight, c, label)
+        return settle(_react(fight, c, maneuver, cost, label, target))
+    in_turn(fight, c, label)
     if c.status is Status.WAITING and not interrupt:
         interrupt = True
     if maneuver is not None:
-        _check_maneuver_rules(fight, c, maneuver, cost)
+        check_maneuver_rules(fight, c, maneuver, cost)
     if interrupt:
         fight = fight.note(f"{c.name} interrumpe: {c.trigger or 'lo que esperaba'}",
                            kind=LogKind.ACTION, about=[c.name], free=c.trigger)
     fight = _maneuver_notes(fight, c, maneuver)
-    return _settle(_spend(fight, c, cost, label, maneuver=maneuver, target=target,
+    return settle(spend_ac(fight, c, cost, label, maneuver=maneuver, target=target,
                           degree=command.degree))
 
 
@@ -141,8 +141,8 @@ def _maneuver_notes(fight: Fight, c: Combatant, maneuver: Maneuver | None) -> Fi
 
 def check_react(fight: Fight, c: Combatant, maneuver: Maneuver, cost: int) -> None:
     """Refuse a reaction `c` may not declare now, AC aside (`check_reaction_fits`)."""
-    _check_can_maneuver(fight, c)
-    _check_maneuver_rules(fight, c, maneuver, cost)
+    check_can_maneuver(fight, c)
+    check_maneuver_rules(fight, c, maneuver, cost)
     if c.status is Status.DONE and c.ac > 0:
         raise Refusal(f"{c.name} ha declinado este turno: no puede {maneuver.name.lower()}")
 
@@ -157,7 +157,7 @@ def check_reaction_fits(c: Combatant, maneuver: Maneuver, cost: int) -> None:
 
 def check_interrupt(fight: Fight, c: Combatant) -> None:
     """Only a waiter interrupts (RULES.md §3 "Wait")."""
-    _require_started(fight)
+    require_started(fight)
     if c.status is not Status.WAITING:
         raise Refusal(f"{c.name} no está a la espera: no puede interrumpir")
 
@@ -167,11 +167,18 @@ def _react(
 ) -> Fight:
     check_react(fight, c, maneuver, cost)
     check_reaction_fits(c, maneuver, cost)
-    return _spend(fight, c, cost, label, maneuver=maneuver, reaction=True, target=target)
+    return spend_ac(fight, c, cost, label, maneuver=maneuver, reaction=True, target=target)
 
 
 def _trigger(fight: Fight, command: cmd.Trigger) -> Fight:
-    _require_started(fight)
-    c = _get(fight, command.action.name)
+    require_started(fight)
+    c = get_combatant(fight, command.action.name)
     check_interrupt(fight, c)
     return _perform(fight, command.action, interrupt=True)
+
+
+#: The commands this module applies (`rules.apply` dispatches on the command's class).
+HANDLERS = {
+    cmd.Perform: _perform,
+    cmd.Trigger: _trigger,
+}

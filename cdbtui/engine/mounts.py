@@ -1,9 +1,9 @@
 """Combate montado (000, the book's optional rule): `cmd.Mount` and `cmd.Dismount`.
 
-Owns keeping every mount at its rider's start and marker (`_sync_mounts`, which
+Owns keeping every mount at its rider's start and marker (`sync_mounts`, which
 `rules.apply` runs after every command), whether a mount may still act with its
-rider (`_rider_present`) and the refusal for what a mount cannot do on its own
-(`_refuse_mount`).  A mount's spending lives with the rest of spending
+rider (`rider_present`) and the refusal for what a mount cannot do on its own
+(`refuse_mount`).  A mount's spending lives with the rest of spending
 (`spending._spend_mount`); the mounted-charge and shooting reminders with the
 maneuvers (`maneuvers._maneuver_notes`).
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 from attrs import evolve
 
 from . import commands as cmd
-from .countdown import _get, _settle
+from .countdown import get_combatant, settle
 from .errors import Refusal
 from .model import ACTIVE, FOLLOWING, MOUNTED, Combatant, Fight, LogKind, Role, Status
 from .queries import is_out
@@ -24,7 +24,7 @@ from .queries import is_out
 #   without moving its marker (which shows the rider's), and carries nothing over.
 
 
-def _rider_present(fight: Fight, rider: Combatant, *, now: bool = False) -> bool:
+def rider_present(fight: Fight, rider: Combatant, *, now: bool = False) -> bool:
     """Whether a rider's mount may still act this turn: the rider acts now or later, or
     its maneuver is the last thing that happened (the mount moves right after its
     rider's order, even once the countdown has moved on).  `now`: only at the rider's
@@ -39,20 +39,20 @@ def _rider_present(fight: Fight, rider: Combatant, *, now: bool = False) -> bool
     return rider.status in ACTIVE or acted_last
 
 
-def _refuse_mount(fight: Fight, c: Combatant, what: str) -> None:
+def refuse_mount(fight: Fight, c: Combatant, what: str) -> None:
     rider = fight.rider_of(c)
     if rider is not None:
         raise Refusal(f"{c.name} es la montura de {rider.name}: actúa con su jinete, no puede {what}")
 
 
-def _unmounted(rider: Combatant) -> Combatant:
+def unmounted(rider: Combatant) -> Combatant:
     return evolve(rider, mount=None, conditions=tuple(x for x in rider.conditions if x != MOUNTED))
 
 
 def _mount(fight: Fight, command: cmd.Mount) -> Fight:
     """Combate montado (000): the mount acts at its rider's moment ("por simplificar
     actúa en el mismo Momento de Iniciativa que su jinete"), spending its own AC."""
-    rider, mount = _get(fight, command.rider), _get(fight, command.mount)
+    rider, mount = get_combatant(fight, command.rider), get_combatant(fight, command.mount)
     if rider.key == mount.key:
         raise Refusal(f"{rider.name} no puede montarse a sí mismo")
     if rider.mount is not None:
@@ -88,23 +88,23 @@ def _mount(fight: Fight, command: cmd.Mount) -> Fight:
         " montura; disparar desde la montura: −2",
         kind=LogKind.CONDITION, about=[rider.name, (mount.name, Role.TARGET)],
     )
-    return _settle(_sync_mounts(fight))
+    return settle(sync_mounts(fight))
 
 
-def _dismount(fight: Fight, command: cmd.Dismount) -> Fight:
-    rider = _get(fight, command.rider)
+def dismount_rider(fight: Fight, command: cmd.Dismount) -> Fight:
+    rider = get_combatant(fight, command.rider)
     if rider.mount is None:
         raise Refusal(f"{rider.name} no va montado")
     mount = fight.find(rider.mount)
-    fight = fight.replace(_unmounted(rider)).note(
+    fight = fight.replace(unmounted(rider)).note(
         f"{rider.name} desmonta de {rider.mount}"
         + (f": {mount.name} vuelve a actuar por su cuenta" if mount is not None else ""),
         kind=LogKind.CONDITION, about=[rider.name, (rider.mount, Role.TARGET)],
     )
-    return _settle(fight)
+    return settle(fight)
 
 
-def _sync_mounts(fight: Fight) -> Fight:
+def sync_mounts(fight: Fight) -> Fight:
     """Every mount sits at its rider's start and marker; once its rider has nothing left
     to do this turn, neither has the mount."""
     changed = []
@@ -127,8 +127,15 @@ def _sync_mounts(fight: Fight) -> Fight:
             if new.status in FOLLOWING:
                 new = evolve(new, status=Status.ACTED if new.stops or new.maneuvers else Status.READY,
                              acting=False, trigger=None)
-            if new.status in ACTIVE and not _rider_present(fight, rider):
+            if new.status in ACTIVE and not rider_present(fight, rider):
                 new = evolve(new, status=Status.DONE, ac=0)  # its rider's turn is over
         if new != mount:
             changed.append(new)
     return fight.replace(*changed) if changed else fight
+
+
+#: The commands this module applies (`rules.apply` dispatches on the command's class).
+HANDLERS = {
+    cmd.Mount: _mount,
+    cmd.Dismount: dismount_rider,
+}

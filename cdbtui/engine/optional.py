@@ -3,7 +3,7 @@
 Owns Duelos (`cmd.Duel`: no initiative roll, each acts at its INI, Duelista adds the
 degree of success), the +1 a leader hands out (`cmd.Bonus`, 000 "Liderazgo"; the pool
 itself is filled in `spending._finished`, one leader per side is checked in
-`maneuvers._check_degree`) and the damage a Horda takes (`_damage_group`, 000 "Combate
+`maneuvers._check_degree`) and the damage a Horda takes (`damage_group`, 000 "Combate
 de Masas", called by `conditions._damage`).
 """
 
@@ -12,10 +12,10 @@ from __future__ import annotations
 from attrs import evolve
 
 from . import commands as cmd
-from .countdown import _get, _place, _require_started, _settle
+from .countdown import get_combatant, place, require_started, settle
 from .errors import Refusal
 from .model import DUEL, NO_MEMBERS, Combatant, Fight, LogKind, Status
-from .mounts import _refuse_mount
+from .mounts import refuse_mount
 from .queries import is_incapacitated
 from .spending import LEADERSHIP, LEAVE_DUEL
 from .text import fold
@@ -35,8 +35,8 @@ DUELIST = "duelista"
 def _bonus(fight: Fight, command: cmd.Bonus) -> Fight:
     """A leader hands one +1 of its pool to a companion's next roll (000 "Liderazgo":
     "solo se puede gastar un +1 en cada tirada", announced before the roll)."""
-    _require_started(fight)
-    leader, target = _get(fight, command.leader), _get(fight, command.target)
+    require_started(fight)
+    leader, target = get_combatant(fight, command.leader), get_combatant(fight, command.target)
     if leader.leadership <= 0:
         raise Refusal(
             f"{leader.name} no tiene bonos de Liderazgo este turno (con la tirada superada:"
@@ -64,16 +64,16 @@ def _bonus(fight: Fight, command: cmd.Bonus) -> Fight:
 def _duel(fight: Fight, command: cmd.Duel) -> Fight:
     """Duelos (000, optional rule): no initiative roll, each acts at its INI; with Duelista
     the winner of Averiguar Intenciones (vs 9) adds its degree of success."""
-    a, b = _get(fight, command.first), _get(fight, command.second)
+    a, b = get_combatant(fight, command.first), get_combatant(fight, command.second)
     if a.key == b.key:
         raise Refusal("Un duelo es entre dos combatientes distintos")
     for c, other in ((a, b), (b, a)):
-        _refuse_mount(fight, c, "batirse en duelo")
+        refuse_mount(fight, c, "batirse en duelo")
         if c.duel is not None and fold(c.duel) != fold(other.name):
             raise Refusal(f"{c.name} ya está en duelo con {c.duel}")
     bonus = {a.key: 0, b.key: 0}
     if command.winner is not None and command.degree:
-        winner = _get(fight, command.winner)
+        winner = get_combatant(fight, command.winner)
         if winner.key not in bonus:
             raise Refusal(f"{winner.name} no está en este duelo")
         if not winner.has_talent(DUELIST):
@@ -92,7 +92,7 @@ def _duel(fight: Fight, command: cmd.Duel) -> Fight:
         conditions = c.conditions if c.has(DUEL) else (*c.conditions, DUEL)
         c = evolve(c, duel=other.name, conditions=conditions)
         if fight.started and c.start is None:
-            fight = _place(fight.replace(c), c, start)
+            fight = place(fight.replace(c), c, start)
         elif fight.started and c.marker is not None and c.marker > start:
             # mid-fight: from now on it acts at its INI (a marker already below stays)
             fight = fight.replace(evolve(c, start=start, marker=start))
@@ -106,10 +106,10 @@ def _duel(fight: Fight, command: cmd.Duel) -> Fight:
         + f". Salir del duelo cuesta 3 AC («NOMBRE {LEAVE_DUEL}»)",
         kind=LogKind.CONDITION, about=[a.name, b.name],
     )
-    return _settle(fight)
+    return settle(fight)
 
 
-def _damage_group(fight: Fight, c: Combatant, command: cmd.Damage) -> Fight:
+def damage_group(fight: Fight, c: Combatant, command: cmd.Damage) -> Fight:
     """Hordas (000 "Combate de Masas"): each `toughness` of Daño Total puts one member out,
     at most one per projectile; no boxes are marked. With none left the group is out."""
     total = command.amount - command.rd
@@ -131,4 +131,11 @@ def _damage_group(fight: Fight, c: Combatant, command: cmd.Damage) -> Fight:
             c = evolve(c, status=Status.OUT, ac=0, acting=False, trigger=None, carried=None)
         fight = fight.note(f"{c.name} se queda sin miembros: fuera de combate", warning=True,
                            kind=LogKind.CONDITION, about=[c.name])
-    return _settle(fight.replace(c))
+    return settle(fight.replace(c))
+
+
+#: The commands this module applies (`rules.apply` dispatches on the command's class).
+HANDLERS = {
+    cmd.Bonus: _bonus,
+    cmd.Duel: _duel,
+}

@@ -21,18 +21,18 @@ from enum import StrEnum
 from attrs import frozen
 
 from .catalog import Maneuver, catalog_for
-from .countdown import _get, _require_started
+from .countdown import get_combatant, require_started
 from .errors import Refusal
 from .maneuvers import check_interrupt, check_react, check_reaction_fits
 from .model import Combatant, Fight
 from .spending import (
-    _check_can_maneuver,
-    _check_cost,
-    _check_maneuver_rules,
+    check_can_maneuver,
+    check_cost,
+    check_maneuver_rules,
     check_mount_spend,
     completes_now,
 )
-from .turn import _in_turn, check_act_now, check_decline, check_hold, check_next, check_wait
+from .turn import in_turn, check_act_now, check_decline, check_hold, check_next, check_wait
 
 #: The label of a free action (`NOMBRE gasta N`), as the engine logs it.
 FREE_ACTION = "Otra acción"
@@ -159,12 +159,12 @@ def judge(
                 return verdict
         return YES
 
-    refused = _verdict(_require_started, fight)
+    refused = _verdict(require_started, fight)
     talents = maneuver.refusal(c) if maneuver is not None and refused else None
     if talents is not None:  # talent-only maneuvers (RULES.md §4)
         return option(Can.NO, Verdict(False, talents))
-    refused = first((_require_started, fight), (_check_cost, c, judged, label),
-                    (_check_can_maneuver, fight, c))
+    refused = first((require_started, fight), (check_cost, c, judged, label),
+                    (check_can_maneuver, fight, c))
     if not refused:
         return option(Can.NO, refused)
     if maneuver is not None and maneuver.reaction:
@@ -173,11 +173,11 @@ def judge(
             return option(Can.NO, refused)
         short = _verdict(check_reaction_fits, c, maneuver, judged)
         return option(Can.NOW) if short else option(Can.SHORT, short, missing)
-    refused = _verdict(_in_turn, fight, c, label)
+    refused = _verdict(in_turn, fight, c, label)
     if not refused:
         return option(Can.NOT_NOW, refused, missing)
     if maneuver is not None:
-        refused = _verdict(_check_maneuver_rules, fight, c, maneuver, judged)
+        refused = _verdict(check_maneuver_rules, fight, c, maneuver, judged)
         if not refused:
             return option(Can.NO, refused)
     short = _verdict(check_mount_spend, fight, c, judged, label)
@@ -188,12 +188,12 @@ def judge(
 
 def spend(fight: Fight, name: str, amount: int) -> ManeuverOption:
     """Whether `name` can spend `amount` AC on a free action now («NOMBRE gasta N»)."""
-    return judge(fight, _get(fight, name), None, amount)
+    return judge(fight, get_combatant(fight, name), None, amount)
 
 
 def maneuver_option(fight: Fight, name: str, maneuver_id: str) -> ManeuverOption:
     """Whether `name` can do the catalog maneuver `maneuver_id` now."""
-    c = _get(fight, name)
+    c = get_combatant(fight, name)
     maneuver = catalog_for(fight).get(maneuver_id)  # Refusal: not in this catalog
     return judge(fight, c, maneuver)
 
@@ -201,7 +201,7 @@ def maneuver_option(fight: Fight, name: str, maneuver_id: str) -> ManeuverOption
 def options(fight: Fight, name: str, *, maneuvers: bool = True) -> Options:
     """What `name` may do now; `maneuvers=False` leaves out the per-maneuver list (the
     verbs are still answered, reactions included).  Refusal if nobody has that name."""
-    c = _get(fight, name)
+    c = get_combatant(fight, name)
     available = catalog_for(fight).available(c)
     judged = tuple(judge(fight, c, m) for m in available if maneuvers or m.reaction)
     reactions = sorted((o for o in judged if o.maneuver.reaction), key=lambda o: o.cost)
@@ -213,7 +213,7 @@ def options(fight: Fight, name: str, *, maneuvers: bool = True) -> Options:
         react = Verdict(False, f"{c.name} no tiene ninguna reacción en este reglamento")
     return Options(
         name=c.name,
-        act=_verdict(_in_turn, fight, c, "actuar"),
+        act=_verdict(in_turn, fight, c, "actuar"),
         react=react,
         hold=_verdict(check_hold, fight, c),
         act_now=_verdict(check_act_now, fight, c),
@@ -231,4 +231,4 @@ def advance(fight: Fight) -> Verdict:
 
 def new_turn(fight: Fight) -> Verdict:
     """Whether a new turn may be started now («turno»)."""
-    return _verdict(_require_started, fight)
+    return _verdict(require_started, fight)

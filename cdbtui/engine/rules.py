@@ -10,7 +10,7 @@ Where each rule lives (lower modules first; none imports one above it):
 
 - `queries.py`: the queue and its tie-breaks; incapacitated / out (§3, §5).
 - `spending.py`: spending AC, carry-over, what a finished maneuver does (§3, §4).
-- `countdown.py`: look-ups, the die, placing, entering moments, `_settle` (§2, §3).
+- `countdown.py`: look-ups, the die, placing, entering moments, `settle` (§2, §3).
 - `mounts.py`: Combate montado (optional rule).
 - `optional.py`: Duelos, the Liderazgo bonus, Hordas' damage (optional rules).
 - `turn.py`: holding, waiting, declining, advancing, Iniciativa Rápida, new turns (§3).
@@ -25,19 +25,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import commands as cmd
+from . import conditions, extras, maneuvers, mounts, optional, setting_up, turn
 from .catalog import RULES_ES, catalog
-from .conditions import COVER_NOTE, _condition, _damage, _heal, _rest
+from .conditions import COVER_NOTE
 from .errors import Refusal
-from .extras import _house_rules, _rename, _swap, _targets
 from .limits import check_state
-from .maneuvers import MOUNTED_CHARGE, RANGED_GROUP, _perform, _trigger
+from .maneuvers import MOUNTED_CHARGE, RANGED_GROUP
 from .model import Fight, LogKind
-from .mounts import _dismount, _mount, _sync_mounts
-from .optional import DUELIST, _bonus, _duel
+from .mounts import sync_mounts
+from .optional import DUELIST
 from .queries import is_incapacitated, is_out, order_key, queue, tie_reason
-from .setting_up import _add, _begin, _remove, _roll, _set_start, _surprise
 from .spending import BLOCKS, LEADERSHIP, LEAVE_DUEL
-from .turn import _act, _done, _hold, _new_turn, _next, _quick, _wait
 
 __all__ = [
     "BLOCKS",
@@ -56,34 +54,15 @@ __all__ = [
     "tie_reason",
 ]
 
+#: Every command's handler, from the modules that own them.
 _HANDLERS: dict[type, Callable[[Fight, object], Fight]] = {
-    cmd.Add: _add,
-    cmd.Remove: _remove,
-    cmd.SetStart: _set_start,
-    cmd.Roll: _roll,
-    cmd.Surprise: _surprise,
-    cmd.Begin: _begin,
-    cmd.Perform: _perform,
-    cmd.Hold: _hold,
-    cmd.Act: _act,
-    cmd.Wait: _wait,
-    cmd.Trigger: _trigger,
-    cmd.Done: _done,
-    cmd.Next: _next,
-    cmd.NewTurn: _new_turn,
-    cmd.Condition: _condition,
-    cmd.Damage: _damage,
-    cmd.Swap: _swap,
-    cmd.Targets: _targets,
-    cmd.Quick: _quick,
-    cmd.Rename: _rename,
-    cmd.Heal: _heal,
-    cmd.Rest: _rest,
-    cmd.Bonus: _bonus,
-    cmd.Duel: _duel,
-    cmd.Mount: _mount,
-    cmd.Dismount: _dismount,
-    cmd.HouseRules: _house_rules,
+    **setting_up.HANDLERS,
+    **maneuvers.HANDLERS,
+    **turn.HANDLERS,
+    **conditions.HANDLERS,
+    **extras.HANDLERS,
+    **optional.HANDLERS,
+    **mounts.HANDLERS,
 }
 
 
@@ -92,7 +71,7 @@ def apply(fight: Fight, command: cmd.Command) -> Fight:
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise Refusal(f"Orden desconocida: {command!r}")
-    after = _sync_mounts(handler(fight, command))
+    after = sync_mounts(handler(fight, command))
     if after.turn_over and not fight.turn_over:
         after = after.note(f"Fin del turno {after.turn}: todos han terminado (usa «turno»)",
                            kind=LogKind.TURN)

@@ -10,15 +10,15 @@ from __future__ import annotations
 from attrs import evolve
 
 from . import commands as cmd
-from .conditions import _condition
-from .countdown import _get, _place, _roll_die, _settle
+from .conditions import set_condition
+from .countdown import get_combatant, place, roll_die, settle
 from .errors import Refusal
 from .limits import STAT, check_name, check_text
 from .model import SURPRISED, Combatant, Fight, LogKind, Track, mention_of
-from .mounts import _refuse_mount, _unmounted
-from .spending import _end_duel
+from .mounts import refuse_mount, unmounted
+from .spending import end_duel
 from .text import fold
-from .turn import _start_turn
+from .turn import start_turn
 
 def _add(fight: Fight, command: cmd.Add) -> Fight:
     name = check_name(command.name)
@@ -71,24 +71,24 @@ def _add(fight: Fight, command: cmd.Add) -> Fight:
     fight = fight.note(f"Alta de {name} ({command.side.upper() if command.side in ('pj', 'pnj') else command.side}, {command.ac} AC{group})",
                        kind=LogKind.SETUP, about=[name])
     if command.start is not None:
-        fight = _place(fight, combatant, command.start)
-    return _settle(fight)
+        fight = place(fight, combatant, command.start)
+    return settle(fight)
 
 
 def _remove(fight: Fight, command: cmd.Remove) -> Fight:
-    c = _get(fight, command.name)
+    c = get_combatant(fight, command.name)
     if c.duel is not None:
-        fight = _end_duel(fight, c, f"Baja de {c.name}")
+        fight = end_duel(fight, c, f"Baja de {c.name}")
     rider = fight.rider_of(c)
     if rider is not None:
-        fight = fight.replace(_unmounted(rider)).note(f"{rider.name} se queda sin montura",
+        fight = fight.replace(unmounted(rider)).note(f"{rider.name} se queda sin montura",
                                                       kind=LogKind.CONDITION, about=[rider.name])
     fight = evolve(fight, combatants=tuple(x for x in fight.combatants if x.key != c.key))
-    return _settle(fight.note(f"Baja de {c.name}", kind=LogKind.SETUP, about=[mention_of(c)]))
+    return settle(fight.note(f"Baja de {c.name}", kind=LogKind.SETUP, about=[mention_of(c)]))
 
 
 def _check_start_allowed(fight: Fight, c: Combatant) -> None:
-    _refuse_mount(fight, c, "tener momento inicial propio")
+    refuse_mount(fight, c, "tener momento inicial propio")
     if c.duel is not None:
         raise Refusal(
             f"{c.name} está en duelo con {c.duel}: en un duelo no se tira Iniciativa, se actúa"
@@ -103,18 +103,18 @@ def _check_start_allowed(fight: Fight, c: Combatant) -> None:
 
 
 def _set_start(fight: Fight, command: cmd.SetStart) -> Fight:
-    c = _get(fight, command.name)
+    c = get_combatant(fight, command.name)
     _check_start_allowed(fight, c)
     if not -99 <= command.start <= 99:
         raise Refusal(f"Momento inicial fuera de rango: {command.start} (entre -99 y 99)")
-    fight = _place(fight, c, command.start)
-    return _settle(fight.note(f"{c.name} empieza en el momento {command.start}",
+    fight = place(fight, c, command.start)
+    return settle(fight.note(f"{c.name} empieza en el momento {command.start}",
                               kind=LogKind.SETUP, about=[c.name]))
 
 
 def _roll(fight: Fight, command: cmd.Roll) -> Fight:
     if command.names:
-        who = [_get(fight, n) for n in command.names]
+        who = [get_combatant(fight, n) for n in command.names]
         for c in who:
             _check_start_allowed(fight, c)
     else:
@@ -125,26 +125,26 @@ def _roll(fight: Fight, command: cmd.Roll) -> Fight:
         if not who:
             raise Refusal("Todos tienen ya momento inicial: nombra a quién tirar")
     if command.together:
-        fight, die = _roll_die(fight)
+        fight, die = roll_die(fight)
         dice = [die] * len(who)
         fight = fight.note(f"Tirada de grupo: 1d6 = {die} para {', '.join(c.name for c in who)}",
                            kind=LogKind.SETUP, about=[c.name for c in who])
     else:
         dice = []
         for _ in who:
-            fight, die = _roll_die(fight)
+            fight, die = roll_die(fight)
             dice.append(die)
     for c, die in zip(who, dice):
         c = fight.find(c.name)
-        fight = _place(fight, c, die + c.ini)
+        fight = place(fight, c, die + c.ini)
         fight = fight.note(f"{c.name}: 1d6 ({die}) + INI {c.ini} = momento {die + c.ini}",
                            kind=LogKind.SETUP, about=[c.name])
-    return _settle(fight)
+    return settle(fight)
 
 
 def _surprise(fight: Fight, command: cmd.Surprise) -> Fight:
     for name in command.names:
-        fight = _condition(fight, cmd.Condition(name, SURPRISED, True))
+        fight = set_condition(fight, cmd.Condition(name, SURPRISED, True))
     return fight
 
 
@@ -157,4 +157,15 @@ def _begin(fight: Fight, command: cmd.Begin) -> Fight:
     missing = [c.name for c in fight.combatants if c.start is None and c.key not in mounts]
     if missing:
         raise Refusal(f"Falta el momento inicial de {', '.join(missing)}: usa «momento» o «tirar»")
-    return _start_turn(fight, 1)
+    return start_turn(fight, 1)
+
+
+#: The commands this module applies (`rules.apply` dispatches on the command's class).
+HANDLERS = {
+    cmd.Add: _add,
+    cmd.Remove: _remove,
+    cmd.SetStart: _set_start,
+    cmd.Roll: _roll,
+    cmd.Surprise: _surprise,
+    cmd.Begin: _begin,
+}

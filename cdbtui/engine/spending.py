@@ -1,12 +1,12 @@
 """Spending AC (RULES.md §3 "Spending", "Carry-over", "Losing a carried maneuver",
 "Reactions"; §4 attack count, Apuntar, extra targets).
 
-Owns the checks a maneuver passes before it spends (`_check_cost`,
-`_check_can_maneuver`, `_check_maneuver_rules`), spending at the current moment
-(`_spend`; a mount's `_spend_mount`, which keeps its rider's marker), completing a
-carried maneuver (`_complete`), and what a maneuver does once all its AC are spent
+Owns the checks a maneuver passes before it spends (`check_cost`,
+`check_can_maneuver`, `check_maneuver_rules`), spending at the current moment
+(`spend_ac`; a mount's `_spend_mount`, which keeps its rider's marker), completing a
+carried maneuver (`complete_carried`), and what a maneuver does once all its AC are spent
 (`_finished`: attack count, aim bonus, the turn's targets, a Bloqueo's −2, Liderazgo's
-pool, leaving a duel, `_end_duel`).  `completes_now` (do the AC left cover a cost, or
+pool, leaving a duel, `end_duel`).  `completes_now` (do the AC left cover a cost, or
 is it carried) and `check_mount_spend` are public: `options` asks them too.  Imports
 only `queries` among the rules modules.
 """
@@ -35,7 +35,7 @@ LEADERSHIP = "liderazgo"
 LEAVE_DUEL = "abandonar-duelo"
 
 
-def _complete(fight: Fight, c: Combatant) -> Fight:
+def complete_carried(fight: Fight, c: Combatant) -> Fight:
     """Spend the AC still owed by a carried maneuver (RULES.md §3 carry-over)."""
     carried = c.carried
     assert carried is not None and fight.moment is not None
@@ -129,11 +129,11 @@ def _finished(
             kind=LogKind.RULE, about=[c.name],
         )
     if maneuver == LEAVE_DUEL and c.duel is not None:
-        fight = _end_duel(fight, c, f"{c.name} abandona el duelo")
+        fight = end_duel(fight, c, f"{c.name} abandona el duelo")
     return fight
 
 
-def _end_duel(fight: Fight, c: Combatant, reason: str) -> Fight:
+def end_duel(fight: Fight, c: Combatant, reason: str) -> Fight:
     """Both duelists lose `en-duelo`; their start moments stay (initiative is not rerolled)."""
     changed = []
     partner = fight.find(c.duel) if c.duel else None
@@ -158,7 +158,7 @@ def completes_now(c: Combatant, cost: int) -> bool:
     return cost <= c.ac
 
 
-def _check_cost(c: Combatant, cost: int, label: str) -> None:
+def check_cost(c: Combatant, cost: int, label: str) -> None:
     if cost <= 0:
         raise Refusal(f"{label} debe costar al menos 1 AC (pedido: {cost})")
     if cost > c.ac_per_turn:
@@ -168,7 +168,7 @@ def _check_cost(c: Combatant, cost: int, label: str) -> None:
         )
 
 
-def _check_can_maneuver(fight: Fight, c: Combatant) -> None:
+def check_can_maneuver(fight: Fight, c: Combatant) -> None:
     if c.marker is None or c.start is None:
         raise Refusal(f"{c.name} no tiene momento inicial: usa «momento {c.name} N» o «tirar»")
     if c.status is Status.OUT:
@@ -177,7 +177,7 @@ def _check_can_maneuver(fight: Fight, c: Combatant) -> None:
         raise Refusal(f"{c.name} está incapacitado: no puede hacer maniobras")
 
 
-def _check_maneuver_rules(fight: Fight, c: Combatant, maneuver: Maneuver, cost: int) -> None:
+def check_maneuver_rules(fight: Fight, c: Combatant, maneuver: Maneuver, cost: int) -> None:
     zen = c.has_talent("punteria-zen")
     if maneuver.aim:
         # An Apuntar belongs to the turn it completes: one started with too few AC
@@ -190,7 +190,7 @@ def _check_maneuver_rules(fight: Fight, c: Combatant, maneuver: Maneuver, cost: 
         raise Refusal(f"{c.name} ha apuntado este turno: no puede moverse sin Puntería Zen")
 
 
-def _spend(
+def spend_ac(
     fight: Fight,
     c: Combatant,
     cost: int,

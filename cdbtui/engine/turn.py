@@ -1,10 +1,10 @@
 """The flow of a turn (RULES.md §3): who may act now, holding, waiting, declining,
 moving the count on, Iniciativa Rápida, and starting a turn.
 
-Owns `_in_turn` (may this combatant act at the current moment?), the commands
+Owns `in_turn` (may this combatant act at the current moment?), the commands
 `cmd.Hold` and `cmd.Act` (Retrasar la Acción), `cmd.Wait` (Quedarse a la Espera),
 `cmd.Done` (declinar), `cmd.Next` (advance the count; with Iniciativa Rápida, end the
-actor's go), `cmd.Quick`, `cmd.NewTurn`, and `_start_turn` (RULES.md §3 "Turn start",
+actor's go), `cmd.Quick`, `cmd.NewTurn`, and `start_turn` (RULES.md §3 "Turn start",
 §5: the AC a turn starts with, surprise wearing off, Liderazgo's pool expiring).
 The checks each command runs before it changes anything are public (`check_hold`,
 `check_act_now`, `check_wait`, `check_decline`, `check_next`): `options` asks them too.
@@ -16,21 +16,21 @@ from attrs import evolve
 
 from . import commands as cmd
 from .countdown import (
-    _enter,
-    _get,
-    _next_moment,
-    _note_ties,
-    _refuse_in_quick,
-    _require_started,
-    _settle,
+    enter_moment,
+    get_combatant,
+    next_moment,
+    note_ties,
+    refuse_in_quick,
+    require_started,
+    settle,
 )
 from .errors import Refusal
 from .model import ACTIVE, FOLLOWING, SURPRISED, Combatant, Fight, LogKind, Role, Status
-from .mounts import _refuse_mount, _rider_present
+from .mounts import refuse_mount, rider_present
 from .queries import is_incapacitated, is_out, queue
-from .spending import _check_can_maneuver, _complete
+from .spending import check_can_maneuver, complete_carried
 
-def _start_turn(fight: Fight, turn: int) -> Fight:
+def start_turn(fight: Fight, turn: int) -> Fight:
     fresh = []
     for c in fight.combatants:
         if c.leadership > 0:
@@ -69,27 +69,27 @@ def _start_turn(fight: Fight, turn: int) -> Fight:
     previous = fight.moment
     fight = evolve(fight, combatants=tuple(fresh), turn=turn, moment=None, actor=None)
     fight = fight.note(f"— Turno {turn} —", kind=LogKind.TURN)
-    top = _next_moment(fight)
+    top = next_moment(fight)
     if top is None:  # nobody can act (all out, or nobody left): the count still stands somewhere
         starts = [c.start for c in fight.in_play]
         top = max(starts) if starts else (previous if previous is not None else 0)
         fight = evolve(fight, moment=top)
-        return _settle(fight)
+        return settle(fight)
     fight = evolve(fight, moment=top)
     if top is not None:
-        fight = _note_ties(fight)
-    return _settle(fight)
+        fight = note_ties(fight)
+    return settle(fight)
 
 
-def _in_turn(fight: Fight, c: Combatant, what: str) -> None:
+def in_turn(fight: Fight, c: Combatant, what: str) -> None:
     """Refuse unless `c` may act at the current moment (queue or holder)."""
-    _require_started(fight)
-    _check_can_maneuver(fight, c)
+    require_started(fight)
+    check_can_maneuver(fight, c)
     if c.status is Status.DONE:
         raise Refusal(f"{c.name} ya ha terminado este turno (le quedan {c.ac} AC)")
     rider = fight.rider_of(c)
     if rider is not None:
-        if not _rider_present(fight, rider, now=True):
+        if not rider_present(fight, rider, now=True):
             raise Refusal(
                 f"{c.name} es la montura de {rider.name}: actúa en el momento de su jinete"
                 f" (ahora no le toca a {rider.name}): no puede {what}"
@@ -113,9 +113,9 @@ def _in_turn(fight: Fight, c: Combatant, what: str) -> None:
 
 def check_hold(fight: Fight, c: Combatant) -> None:
     """Refuse unless `c` may start holding its action now (Retrasar la Acción)."""
-    _refuse_in_quick(fight, "retrasar la acción")
-    _refuse_mount(fight, c, "retrasar la acción")
-    _in_turn(fight, c, "retrasar")
+    refuse_in_quick(fight, "retrasar la acción")
+    refuse_mount(fight, c, "retrasar la acción")
+    in_turn(fight, c, "retrasar")
     if c.status is Status.HOLDING and not c.acting:
         raise Refusal(f"{c.name} ya está retrasando su acción")
     if c.status is Status.WAITING:
@@ -123,19 +123,19 @@ def check_hold(fight: Fight, c: Combatant) -> None:
 
 
 def _hold(fight: Fight, command: cmd.Hold) -> Fight:
-    _refuse_in_quick(fight, "retrasar la acción")
-    c = _get(fight, command.name)
+    refuse_in_quick(fight, "retrasar la acción")
+    c = get_combatant(fight, command.name)
     check_hold(fight, c)
     c = evolve(c, status=Status.HOLDING, acting=False)
     fight = fight.replace(c).note(f"{c.name} retrasa su acción (sigue la cuenta sin gastar)",
                                   kind=LogKind.ACTION, about=[c.name])
-    return _settle(fight)
+    return settle(fight)
 
 
 def check_act_now(fight: Fight, c: Combatant) -> None:
     """Refuse unless `c` holds its action and may stop holding now («actua»)."""
-    _require_started(fight)
-    _refuse_in_quick(fight, "retrasar la acción")
+    require_started(fight)
+    refuse_in_quick(fight, "retrasar la acción")
     if c.status is not Status.HOLDING:
         raise Refusal(f"{c.name} no está retrasando su acción: no tiene que «actuar»")
     if c.acting:
@@ -143,9 +143,9 @@ def check_act_now(fight: Fight, c: Combatant) -> None:
 
 
 def _act(fight: Fight, command: cmd.Act) -> Fight:
-    _require_started(fight)
-    _refuse_in_quick(fight, "retrasar la acción")
-    c = _get(fight, command.name)
+    require_started(fight)
+    refuse_in_quick(fight, "retrasar la acción")
+    c = get_combatant(fight, command.name)
     check_act_now(fight, c)
     fight, tick = fight.tick()
     c = evolve(c, acting=True, arrival=tick)
@@ -155,27 +155,27 @@ def _act(fight: Fight, command: cmd.Act) -> Fight:
 
 def check_wait(fight: Fight, c: Combatant) -> None:
     """Refuse unless `c` may start waiting now (Quedarse a la Espera)."""
-    _refuse_in_quick(fight, "quedarse a la espera")
-    _refuse_mount(fight, c, "quedarse a la espera")
-    _in_turn(fight, c, "quedarse a la espera")
+    refuse_in_quick(fight, "quedarse a la espera")
+    refuse_mount(fight, c, "quedarse a la espera")
+    in_turn(fight, c, "quedarse a la espera")
     if c.status is Status.WAITING:
         raise Refusal(f"{c.name} ya está a la espera")
 
 
 def _wait(fight: Fight, command: cmd.Wait) -> Fight:
-    _refuse_in_quick(fight, "quedarse a la espera")
-    c = _get(fight, command.name)
+    refuse_in_quick(fight, "quedarse a la espera")
+    c = get_combatant(fight, command.name)
     check_wait(fight, c)
     trigger = command.text or "una señal"
     c = evolve(c, status=Status.WAITING, acting=False, trigger=trigger)
     fight = fight.replace(c).note(f"{c.name} se queda a la espera de: {trigger} (1 AC por momento)",
                                   kind=LogKind.ACTION, about=[c.name], free=trigger)
-    return _settle(fight)
+    return settle(fight)
 
 
 def check_decline(fight: Fight, c: Combatant) -> None:
     """Refuse unless `c` still has this turn's AC to decline («fin»)."""
-    _require_started(fight)
+    require_started(fight)
     if c.status not in ACTIVE:
         raise Refusal(f"{c.name} ya ha terminado este turno")
     if c.marker is None:
@@ -183,21 +183,21 @@ def check_decline(fight: Fight, c: Combatant) -> None:
 
 
 def _done(fight: Fight, command: cmd.Done) -> Fight:
-    _require_started(fight)
-    c = _get(fight, command.name)
+    require_started(fight)
+    c = get_combatant(fight, command.name)
     check_decline(fight, c)
     if c.carried is not None:
         fight = fight.note(f"{c.name} abandona {c.carried.label}", warning=True, kind=LogKind.ACTION,
                            about=[c.name, *([(c.carried.target, Role.TARGET)] if c.carried.target else [])],
                            free=c.carried.label)
     c = evolve(c, status=Status.DONE, ac=0, acting=False, trigger=None, carried=None)
-    return _settle(fight.replace(c).note(f"{c.name} declina: renuncia a sus AC este turno",
+    return settle(fight.replace(c).note(f"{c.name} declina: renuncia a sus AC este turno",
                                          kind=LogKind.ACTION, about=[c.name]))
 
 
 def check_next(fight: Fight) -> None:
     """Refuse moving the count on when there is no turn under way («siguiente»)."""
-    _require_started(fight)
+    require_started(fight)
     if fight.turn_over:
         raise Refusal(f"El turno {fight.turn} ha terminado: usa «turno» para empezar el siguiente")
 
@@ -209,7 +209,7 @@ def _next(fight: Fight, command: cmd.Next) -> Fight:
         return _end_go(fight)
     for c in queue(fight):
         if c.carried is not None and c.status is Status.READY:
-            fight = _complete(fight, fight.find(c.name))
+            fight = complete_carried(fight, fight.find(c.name))
     stayed = [
         evolve(c, status=Status.HOLDING, acting=False)
         for c in queue(fight)
@@ -220,11 +220,11 @@ def _next(fight: Fight, command: cmd.Next) -> Fight:
             "Avanza la cuenta: " + ", ".join(c.name for c in stayed) + " pasan a retrasar",
             kind=LogKind.TURN, about=[c.name for c in stayed],
         )
-    target = _next_moment(fight)
+    target = next_moment(fight)
     if target is None:
         target = fight.moment - 1
-    fight = _enter(fight, target)
-    return _settle(fight)
+    fight = enter_moment(fight, target)
+    return settle(fight)
 
 
 def _end_go(fight: Fight) -> Fight:
@@ -237,7 +237,7 @@ def _end_go(fight: Fight) -> Fight:
             f"{actor.name} termina su actuación (guarda {actor.ac} AC para reaccionar)",
             kind=LogKind.TURN, about=[actor.name],
         )
-    return _settle(evolve(fight, actor=None))
+    return settle(evolve(fight, actor=None))
 
 
 def _quick(fight: Fight, command: cmd.Quick) -> Fight:
@@ -257,9 +257,21 @@ def _quick(fight: Fight, command: cmd.Quick) -> Fight:
 
 
 def _new_turn(fight: Fight, command: cmd.NewTurn) -> Fight:
-    _require_started(fight)
+    require_started(fight)
     declined = [c.name for c in fight.combatants if c.status in ACTIVE and c.start is not None]
     if declined:  # everyone is reset by the new turn; only the log needs them
         fight = fight.note("El DJ cierra el turno: " + ", ".join(declined) + " declinan",
                            kind=LogKind.TURN, about=declined)
-    return _start_turn(fight, fight.turn + 1)
+    return start_turn(fight, fight.turn + 1)
+
+
+#: The commands this module applies (`rules.apply` dispatches on the command's class).
+HANDLERS = {
+    cmd.Hold: _hold,
+    cmd.Act: _act,
+    cmd.Wait: _wait,
+    cmd.Done: _done,
+    cmd.Next: _next,
+    cmd.NewTurn: _new_turn,
+    cmd.Quick: _quick,
+}

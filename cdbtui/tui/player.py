@@ -99,8 +99,8 @@ class PcStrip(Horizontal):
             card.update(Content.assemble(
                 ("AC ", "dim"), (row.ac_text, "bold"), "  ", row.pips, "\n", row.status,
             ))
-            card.set_class(row.acting, "-acting")
-            card.set_class(row.in_queue and not row.acting, "-queued")
+            card.set_class(row.heads_queue, "-acting")
+            card.set_class(row.in_queue and not row.heads_queue, "-queued")
             card.set_class(row.done, "-done")
             card.set_class(row.out, "-out")
         self.display = bool(rows)

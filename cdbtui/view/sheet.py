@@ -74,7 +74,8 @@ class Column:
     name: str
     width: int
     pc: bool
-    acting: bool
+    #: At the head of the queue (the combatant who acts now).
+    heads_queue: bool
     in_queue: bool
     status: Status
     cells: tuple[Cell, ...]
@@ -180,7 +181,7 @@ def build_sheet(fight: Fight, *, for_players: bool = False) -> Sheet:
             name=c.name,
             width=width,
             pc=c.is_pc,
-            acting=c.key == head,
+            heads_queue=c.key == head,
             in_queue=c.key in in_queue,
             status=c.status,
             cells=_cells(c, moments, c.key == head, secret),

@@ -62,9 +62,9 @@ def changed_lines(
             if moment in new.moments:
                 lines.add(new.moments.index(moment))
     for before, after in zip(old.columns, new.columns):
-        flags_before = (before.acting, before.in_queue, before.status, before.pc,
+        flags_before = (before.heads_queue, before.in_queue, before.status, before.pc,
                         before.name == old_selected)
-        flags_after = (after.acting, after.in_queue, after.status, after.pc,
+        flags_after = (after.heads_queue, after.in_queue, after.status, after.pc,
                        after.name == new_selected)
         if before.label != after.label:
             lines.add(-1)
@@ -273,7 +273,7 @@ class SheetView(ScrollView, can_focus=True):
         if row < 0:
             text = column.label or literal(column.name)
             style += self._style("sheet--header")
-            if column.acting:
+            if column.heads_queue:
                 style += self._style("sheet--acting")
         else:
             cell = column.cells[row]
