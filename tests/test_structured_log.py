@@ -70,7 +70,7 @@ def test_the_log_is_saved_as_inline_tables_and_read_back_equal():
     line = next(x for x in text.splitlines() if x.startswith("    {") and "a Ninja" in x)
     assert line.strip() == (
         '{turn = 1, moment = 7, kind = "action", text = "Mike: Disparar Armas Largas a Ninja'
-        ' (3 AC) → momento 4", about = [{name = "Mike"}, {name = "Ninja", role = "target",'
+        ' (3 AC) → momento 4", about = ["Mike", {name = "Ninja", role = "target",'
         ' hidden = true}]},'
     )
     loaded = store.loads(text)
@@ -81,11 +81,13 @@ def test_the_log_is_saved_as_inline_tables_and_read_back_equal():
 
 @pytest.mark.parametrize(("old", "new", "message"), [
     ('kind = "action"', 'kind = "baile"', "entrada no válida"),
-    ('{name = "Mike"}', '{name = "Mike", rol = "x"}', "entrada no válida"),
-    ('{name = "Mike"}', '{name = 3}', "entrada no válida"),
+    ('about = ["Mike"', 'about = [{name = "Mike", rol = "x"}', "entrada no válida"),
+    ('about = ["Mike"', 'about = [{name = 3}', "entrada no válida"),
+    ('about = ["Mike"', 'about = [""', "entrada no válida"),
+    ('about = ["Mike"', 'about = [3', "entrada no válida"),
     ('role = "target"', 'role = "jefe"', "entrada no válida"),
     ('hidden = true}', 'hidden = "sí"}', "entrada no válida"),
-    ('about = [{name = "Mike"}', 'about = "Mike", otra = [{name = "Mike"}', "entrada no válida"),
+    ('about = ["Mike"', 'about = "Mike", otra = ["Mike"', "entrada no válida"),
 ])
 def test_log_entries_are_read_strictly(old, new, message):
     session = play(*demo_lines()[:-1], "alta Ninja ac=6 momento=5 oculto", "empezar",

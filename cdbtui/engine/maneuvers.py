@@ -33,6 +33,19 @@ MOUNTED_CHARGE = "carga-con-montura"
 RANGED_GROUP = "A distancia"
 
 
+def _waited_for(fight: Fight, c: Combatant) -> tuple:
+    """Who the trigger named when `c` started waiting (this turn's entry): the
+    interruption repeats the trigger's words, so it names them too, even if one has
+    left the fight since (a hidden one must stay hidden from players)."""
+    opening = f"{c.name} se queda a la espera de: "
+    for entry in reversed(fight.log):
+        if entry.turn != fight.turn:
+            break
+        if entry.text.startswith(opening):
+            return tuple(m for m in entry.about if m.name != c.name)
+    return ()
+
+
 def _perform(fight: Fight, command: cmd.Perform, *, interrupt: bool = False) -> Fight:
     require_started(fight)
     c = get_combatant(fight, command.name)
@@ -63,7 +76,8 @@ def _perform(fight: Fight, command: cmd.Perform, *, interrupt: bool = False) -> 
         check_maneuver_rules(fight, c, maneuver, cost)
     if interrupt:
         fight = fight.note(f"{c.name} interrumpe: {c.trigger or 'lo que esperaba'}",
-                           kind=LogKind.ACTION, about=[c.name], free=c.trigger)
+                           kind=LogKind.ACTION, about=[c.name, *_waited_for(fight, c)],
+                           free=c.trigger)
     fight = _maneuver_notes(fight, c, maneuver)
     return settle(spend_ac(fight, c, cost, label, maneuver=maneuver, target=target,
                           degree=command.degree))

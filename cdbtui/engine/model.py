@@ -559,6 +559,25 @@ class Log(tuple):
         return self  # immutable, and so are its entries
 
 
+#: Rosters indexed by folded name, by the identity of the roster tuple (which it
+#: holds on to, so the identity can't be reused while the entry lives).
+_INDEXES: dict[int, tuple[tuple[Combatant, ...], dict[str, Combatant]]] = {}
+
+
+def _by_key(combatants: tuple[Combatant, ...]) -> dict[str, Combatant]:
+    """The roster by folded name.  States are immutable and one command looks the
+    same roster up many times: it is indexed once, not searched each time (keyed by
+    identity: hashing 200 combatants would cost more than searching them)."""
+    known = _INDEXES.get(id(combatants))
+    if known is not None and known[0] is combatants:
+        return known[1]
+    if len(_INDEXES) >= 64:
+        _INDEXES.clear()
+    index = {c.key: c for c in combatants}
+    _INDEXES[id(combatants)] = (combatants, index)
+    return index
+
+
 @frozen
 class Fight:
     """A whole encounter: the roster, the countdown, the log and the RNG position."""
@@ -583,11 +602,7 @@ class Fight:
     house: str = ""
 
     def find(self, name: str) -> Combatant | None:
-        key = name.casefold()
-        for combatant in self.combatants:
-            if combatant.key == key:
-                return combatant
-        return None
+        return _by_key(self.combatants).get(name.casefold())
 
     def index(self, name: str) -> int:
         key = name.casefold()
