@@ -12,6 +12,22 @@ from cdbtui.engine.session import Session
 
 DEMO = Path(__file__).parents[1] / "cdbtui" / "demo" / "puerto.txt"
 
+#: The worked example of RULES.md §7, turn 1, as command lines.
+EXAMPLE_TURN_1 = (
+    "mike disparar-armas-largas",
+    '"Soldado 1" ponerse-a-cubierto',
+    "sven disparar-armas-largas",
+    '"Soldado 2" ponerse-a-cubierto',
+    '"Soldado 1" disparar-armas-largas',
+    "mike ponerse-a-cubierto",
+    "mike apuntar",
+    '"Soldado 2" disparar-armas-largas',
+    "sven disparar-armas-largas",
+    '"Soldado 1" apuntar',
+    "mike disparar-armas-largas",
+    '"Soldado 2" disparar-armas-largas',
+)
+
 
 def demo_lines() -> list[str]:
     """The command lines of the bundled demo fight (comments and blank lines left out)."""

@@ -24,21 +24,8 @@ from cdbtui.engine.options import (
 )
 from cdbtui.engine.parser import parse
 from cdbtui.engine.rules import apply
+from fights import EXAMPLE_TURN_1
 
-EXAMPLE_TURN_1 = (
-    "mike disparar-armas-largas",
-    '"Soldado 1" ponerse-a-cubierto',
-    "sven disparar-armas-largas",
-    '"Soldado 2" ponerse-a-cubierto',
-    '"Soldado 1" disparar-armas-largas',
-    "mike ponerse-a-cubierto",
-    "mike apuntar",
-    '"Soldado 2" disparar-armas-largas',
-    "sven disparar-armas-largas",
-    '"Soldado 1" apuntar',
-    "mike disparar-armas-largas",
-    '"Soldado 2" disparar-armas-largas',
-)
 
 
 def fight(*lines: str):

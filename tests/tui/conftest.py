@@ -36,21 +36,7 @@ def demo_lines() -> list[str]:
     ]
 
 
-#: The worked example of RULES.md §7, turn 1, as command lines.
-EXAMPLE_TURN_1 = (
-    "mike disparar-armas-largas",
-    '"Soldado 1" ponerse-a-cubierto',
-    "sven disparar-armas-largas",
-    '"Soldado 2" ponerse-a-cubierto',
-    '"Soldado 1" disparar-armas-largas',
-    "mike ponerse-a-cubierto",
-    "mike apuntar",
-    '"Soldado 2" disparar-armas-largas',
-    "sven disparar-armas-largas",
-    '"Soldado 1" apuntar',
-    "mike disparar-armas-largas",
-    '"Soldado 2" disparar-armas-largas',
-)
+from fights import EXAMPLE_TURN_1  # noqa: E402,F401 - the worked example, shared
 
 
 def write_save(path: Path, lines: Iterable[str], *, rules: str = "cdb") -> Path:
