@@ -120,7 +120,7 @@ def _new(args: list[str], folder: Path) -> int:
         SaveFile.start(path, session, party)
     except Refusal as refusal:
         return _fail(f"el grupo no se puede añadir: {refusal}; no se ha creado nada", 1)
-    print(f"Creado {_shown(str(path))} ({rules})")
+    _print(f"Creado {_shown(str(path))} ({rules})")
     return 0
 
 
@@ -262,8 +262,8 @@ def _serve(args: list[str], folder: Path) -> int:
         raise UsageError("--host necesita una dirección (127.0.0.1, 0.0.0.0 para toda la red…)")
     load(path)
     if not _is_loopback(host):
-        print(f"cdbtui: aviso: se sirve en {host}, no solo en este equipo: cualquiera en"
-              " la red podrá ver la partida", file=sys.stderr)
+        _err(f"cdbtui: aviso: se sirve en {_shown(host)}, no solo en este equipo: cualquiera"
+             " en la red podrá ver la partida")
     from .serve import serve
 
     return serve(path.resolve(), host=host, port=port, large="--grande" in options.flags,
@@ -291,7 +291,7 @@ def _export(args: list[str], folder: Path) -> int:
         write_atomic(target, text)
     except OSError as error:
         raise SaveError(f"no se puede escribir {target}: {error.strerror or error}") from None
-    print(f"Exportado {_shown(str(target))}")
+    _print(f"Exportado {_shown(str(target))}")
     return 0
 
 
@@ -354,7 +354,7 @@ def _roster(args: list[str], folder: Path) -> int:
     if not args:
         party = roster.load_roster(folder)
         if not party:
-            print(f"El grupo está vacío ({roster.roster_path(folder)}).")
+            _print(f"El grupo está vacío ({_shown(str(roster.roster_path(folder)))}).")
         for member in party:
             _print(_shown(member.line()))
         return 0

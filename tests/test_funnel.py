@@ -25,6 +25,20 @@ CARRYING = ("alta A ac=5", "alta B ac=6", "momento A 5", "momento B 7", "empezar
 
 
 @pytest.fixture
+def applied(monkeypatch) -> list:
+    """Every command the session applies from now on (the engine's `apply`, counted)."""
+    calls: list = []
+    real = session_module.apply
+
+    def counting(fight, command):
+        calls.append(command)
+        return real(fight, command)
+
+    monkeypatch.setattr(session_module, "apply", counting)
+    return calls
+
+
+@pytest.fixture
 def carrying(tmp_path: Path) -> SaveFile:
     return SaveFile.start(tmp_path / "f.toml", Session.new("f", "cdb", 1), list(CARRYING))
 
@@ -44,19 +58,11 @@ def test_a_line_without_cautions_runs_at_once_even_unconfirmed(carrying):
     assert outcome.kind == DO
 
 
-def test_previewing_cautions_then_running_applies_the_command_once(carrying, monkeypatch):
-    calls = []
-    real = session_module.apply
-
-    def counting(fight, command):
-        calls.append(command)
-        return real(fight, command)
-
-    monkeypatch.setattr(session_module, "apply", counting)
+def test_previewing_cautions_then_running_applies_the_command_once(carrying, applied):
     session = carrying.session
     assert session.cautions("A esquivar")
     session.execute("A esquivar")
-    assert len(calls) == 1
+    assert len(applied) == 1
 
 
 def test_a_house_file_named_on_the_line_is_read_by_the_funnel(tmp_path, carrying):
@@ -88,23 +94,16 @@ def test_new_saves_of_the_fight_list_are_made_through_the_funnel(tmp_path):
     assert not (tmp_path / "mal.toml").exists()
 
 
-def test_a_loaded_long_history_undoes_without_replaying_it_all(tmp_path, monkeypatch):
+def test_a_loaded_long_history_undoes_without_replaying_it_all(tmp_path, applied, monkeypatch):
     """The save keeps a few states of the history: the first undo after a load replays
     a few dozen lines, not the whole evening (issue 9: cost that grows too fast)."""
     path = tmp_path / "larga.toml"
     lines = [f"nombre N{number}" for number in range(1_000)]
     SaveFile.start(path, Session.new("larga", "cdb", 1), lines)
-    calls = []
-    real = session_module.apply
-
-    def counting(fight, command):
-        calls.append(command)
-        return real(fight, command)
-
-    monkeypatch.setattr(session_module, "apply", counting)
+    applied.clear()  # building the save applied every line: count the undo's only
     save_file = SaveFile.open(path)
     save_file.play("deshacer")
     assert save_file.session.fight.name == "N998"
-    assert len(calls) <= 128
+    assert len(applied) <= 128
     monkeypatch.undo()
     assert load(path).fight.name == "N998"
