@@ -178,7 +178,8 @@ async def test_it_survives_the_save_going_missing_and_coming_back(save_from):
         assert "Esperando" not in screen_text(app)  # one miss may be a save mid-write
         await poll_now(app, pilot)
         text = screen_text(app)
-        assert f"Esperando a la partida: no existe {path}" in text
+        # The path may be cut at the screen's edge (a long temporary folder).
+        assert f"Esperando a la partida: no existe {str(path)[:40]}" in text
         assert "Turno 1 · Momento 7 · Actúa: Mike" in text and "Mike 7" in text  # last sheet kept
         write_atomic(path, good.decode("utf-8"))
         run_cdbtui("do", str(path), "mike disparar-armas-largas")
