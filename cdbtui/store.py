@@ -63,7 +63,7 @@ from .engine.catalog import RULESETS, TALENT_ES, catalog_for
 from .engine.limits import MOMENT, name_problem
 from .engine.errors import Refusal
 from .engine.tomlerrors import toml_error as _toml_error
-from .engine.model import Fight, Log, LogEntry, LogKind, Mention, Role
+from .engine.model import KNOWN_CONDITIONS, Fight, Log, LogEntry, LogKind, Mention, Note, Role
 from .engine.text import fold
 from .engine.parser import parse
 from .engine.rules import new_fight
@@ -71,10 +71,10 @@ from .engine.session import DO, REDO, UNDO, Outcome, Session
 from .files import SaveError, read_bytes, write_atomic
 
 APP = "cdbtui"
-SCHEMA = 3
+SCHEMA = 4
 
 HEADER = """\
-# Partida de cdbtui (formato 3). Se puede leer y, con cuidado, corregir a mano:
+# Partida de cdbtui (formato 4). Se puede leer y, con cuidado, corregir a mano:
 #   [summary]   lo que muestra la lista de partidas
 #   [fight]     el estado actual del combate (una errata en un nombre se corrige
 #               aquí; el historial de deshacer empezará entonces en ese punto)
@@ -90,6 +90,8 @@ def _inline(value: Any) -> str:
     """A TOML value on one line (arrays inline, unlike tomli_w's one item a line)."""
     if isinstance(value, list):
         return "[" + ", ".join(_inline(item) for item in value) + "]"
+    if isinstance(value, dict):  # a list of small tables (notes): inline tables
+        return _inline_table(value)
     return tomli_w.dumps({"v": value})[4:-1]
 
 
@@ -157,11 +159,28 @@ def _inline_table(table: dict[str, Any]) -> str:
 def _fight_text(fight: Fight, header: str) -> str:
     """`[header]`, its combatants, and its log as `[header_log]`, one entry a line
     (the log is the longest part of a save: inline tables read fastest)."""
-    scalars = to_data(fight, skip=frozenset({"combatants", "log"}))
+    scalars = to_data(fight, skip=_APART)
     parts = [tomli_w.dumps({header: scalars})]
     parts += [_chunk(f"{header}.combatants", c) for c in fight.combatants]
+    parts += _window_parts(fight, header)
     parts.append(f"[{header}_log]\nentries = [\n" + "".join(map(_log_line, fight.log)) + "]\n")
     return "\n".join(parts)
+
+
+#: Fields of a fight written in sections of their own, after its scalars.
+_APART = frozenset({"combatants", "log", "window"})
+
+
+def _window_parts(fight: Fight, header: str) -> list[str]:
+    """The open reaction window as `[header.window]` and the combatants it remembers
+    as `[[header.window.before]]`, after the fight's own combatants (so that the
+    roster reads first)."""
+    window = fight.window
+    if window is None:
+        return []
+    scalars = to_data(window, skip=frozenset({"before"}))
+    return [tomli_w.dumps({header: {"window": scalars}}),
+            *(_chunk(f"{header}.window.before", c) for c in window.before)]
 
 
 def _fight_table(document: dict[str, Any], header: str) -> Any:
@@ -205,9 +224,10 @@ def _state_text(position: int, state: Fight) -> str:
     """`[state_N]`: the state after N lines of the history, with its combatants; its
     log is the first `log` entries of `[fight]`'s (the log only grows)."""
     header = f"state_{position}"
-    scalars = to_data(state, skip=frozenset({"combatants", "log"}))
+    scalars = to_data(state, skip=_APART)
     parts = [tomli_w.dumps({header: {**scalars, "log": len(state.log)}})]
     parts += [_chunk(f"{header}.combatants", c) for c in state.combatants]
+    parts += _window_parts(state, header)
     return "\n".join(parts)
 
 
@@ -515,10 +535,14 @@ def _migrated(base: Fight, lines: list[str], current: Fight, redo: list[str]) ->
     replay leads to the saved state (else None): the log then carries the kinds and
     names the engine gives it."""
     try:
-        session = Session(base, list(lines), None, list(redo))
+        session = Session(as_of_v4(base), list(lines), None, list(redo))
     except Refusal:
         return None
-    return session if _plain(session.fight) == _plain(current) else None
+    current = as_of_v4(current)
+    # The same state (a hand edit of [fight] is caught by its digest before this);
+    # the log may differ in order where a reaction now lands in its window.
+    same = _as_played_before_v4(session.fight) == _as_played_before_v4(current)
+    return session if same else None
 
 
 def _decode_fight(table: Any, header: str, structured: bool = True) -> Fight:
@@ -543,8 +567,28 @@ def _decode_fight(table: Any, header: str, structured: bool = True) -> Fight:
         if fight.started and (combatant.start is None) != (combatant.marker is None):
             raise SaveError(f"[{header}] combatiente «{brief(combatant.name)}»: «start» y «marker»"
                             " deben estar los dos o ninguno")
+    _check_window(fight, header, seen)
     _check_playable(fight, header, seen)
     return fight
+
+
+def _check_window(fight: Fight, header: str, names: set[str]) -> None:
+    """An open reaction window must fit its fight: a started countdown at or below
+    its moment, a log at least as long as the one it remembers, and the combatants
+    it remembers on the roster, once each."""
+    window = fight.window
+    if window is None:
+        return
+    where = f"[{header}.window]"
+    if not fight.started or fight.quick or fight.moment is None or window.moment < fight.moment:
+        raise SaveError(f"{where}: una ventana de reacciones sin cuenta atrás por debajo de ella")
+    if window.log > len(fight.log) and not header.startswith("state_"):  # its log comes later
+        raise SaveError(f"{where} › log: el registro tiene {len(fight.log)} entradas, no {window.log}")
+    seen: set[str] = set()
+    for c in window.before:
+        if c.key not in names or c.key in seen:
+            raise SaveError(f"{where} › before: «{brief(c.name)}» no está en el combate o está repetido")
+        seen.add(c.key)
 
 
 def _check_playable(fight: Fight, header: str, names: set[str]) -> None:
@@ -642,6 +686,8 @@ def _session_v2(document: dict[str, Any], text: str, schema: int = SCHEMA) -> Lo
         session = Session(current if structured else recover_log(current))
     elif not structured:
         session, edited = _old_session(base, lines, current, redo, notes)
+    elif schema < 4:
+        session, edited = _session_v3(base, lines, current, redo, notes)
     else:
         log = Log(current.log)
         current = evolve(current, log=log)
@@ -658,6 +704,54 @@ def _session_v2(document: dict[str, Any], text: str, schema: int = SCHEMA) -> Lo
     return Loaded(session, schema, applied, edited, torn, notes)
 
 
+def as_of_v4(fight: Fight) -> Fight:
+    """A fight saved before schema 4 as the engine now holds it: a condition word the
+    rules don't know (RULES.md §5 "Known conditions only") becomes a note, and the
+    melee fatigue the book gives (§6) stays off, as the fight was played without it
+    (`fatiga-cc si` turns it on)."""
+    known = set(KNOWN_CONDITIONS.get(fight.rules, ()))
+    changed = []
+    for c in fight.combatants:
+        odd = [x for x in c.conditions if x not in known]
+        if odd:
+            changed.append(evolve(
+                c, conditions=tuple(x for x in c.conditions if x in known),
+                notes=(*c.notes, *(Note(x) for x in odd)),
+            ))
+    return evolve(fight.replace(*changed) if changed else fight, melee_fatigue=False)
+
+
+def _as_played_before_v4(fight: Fight) -> dict[str, Any]:
+    """What a schema-3 save could say of a state (its log and the fields added since
+    left out): a replay by today's engine that agrees with it is the same fight."""
+    plain = evolve(fight, log=(), window=None, melee_fatigue=False,
+                   combatants=tuple(evolve(c, melee_this_turn=False, first_aid=False)
+                                    for c in fight.combatants))
+    return to_data(plain)
+
+
+def _session_v3(
+    base: Fight, lines: list[str], current: Fight, redo: list[str], notes: list[str]
+) -> tuple[Session, bool]:
+    """A save of schema 3: the rules changed since (the reaction window, the book's
+    limits, known conditions, first aid, melee fatigue), so its history is replayed
+    once by today's engine from its start (`as_of_v4`).  If that leads to the saved
+    state, undo keeps the whole history; if not (a reaction typed after the count
+    moved on now lands elsewhere, a condition word is a note now…), the saved state
+    is kept exactly and the history restarts there, and the DJ is told."""
+    current = as_of_v4(evolve(current, log=Log(current.log)))
+    try:
+        session = Session(as_of_v4(base), list(lines), None, list(redo))
+        if _as_played_before_v4(session.fight) == _as_played_before_v4(current):
+            return session, False
+    except Refusal:
+        pass
+    notes.append("Partida de una versión anterior: las reglas nuevas (ventana de reacciones,"
+                 " límites del libro) no repiten igual su historial, así que se conserva el"
+                 " estado tal cual y deshacer empieza aquí")
+    return Session(current), True
+
+
 def _saved_states(document: dict[str, Any], log: Log) -> dict[int, Fight]:
     """The `[state_N]` tables of a save: states of the history, their logs prefixes of
     the current one (checked like `[fight]`, and by the first undo that reaches them)."""
@@ -669,6 +763,8 @@ def _saved_states(document: dict[str, Any], log: Log) -> dict[int, Fight]:
         if type(length) is not int or not 0 <= length <= len(log):
             raise SaveError(f"[{key}] › log: se esperaba el número de entradas del registro")
         state = _decode_fight({k: v for k, v in table.items() if k != "log"}, key, True)
+        if state.window is not None and state.window.log > length:
+            raise SaveError(f"[{key}.window] › log: el registro de ese estado tiene {length} entradas")
         known[int(key[6:])] = evolve(state, log=log.prefix(length))
     return known
 
@@ -684,7 +780,7 @@ def _old_session(
         return session, False
     notes.append("El historial guardado no lleva a este estado del combate: deshacer"
                  " empieza aquí")
-    return Session(recover_log(current)), True
+    return Session(as_of_v4(recover_log(current))), True
 
 
 def _session_v1(document: dict[str, Any]) -> Loaded:

@@ -435,7 +435,7 @@ def test_the_list_shows_newer_foreign_and_undecodable_saves_as_problems(capsys, 
     saves.mkdir()
     run(capsys, "new", str(saves / "buena.toml"))
     newer = saves / "nueva.toml"
-    newer.write_text((saves / "buena.toml").read_text("utf-8").replace("schema = 3", "schema = 9"),
+    newer.write_text((saves / "buena.toml").read_text("utf-8").replace("schema = 4", "schema = 9"),
                      "utf-8")
     (saves / "latin.toml").write_bytes("name = 'Peñas'\n".encode("latin-1"))
     status, out, _ = run(capsys, "--saves", str(saves), "list")

@@ -176,6 +176,16 @@ def _every_command(fight):
         cmd.Damage("Soldado 2", 7, 1, True, 2),
         cmd.HouseRules('[override.punetazo]\ncost = 1\nsummary = "«rápido» \\\\ casa"\n'),
         cmd.HouseRules(""),
+        cmd.Note("Mike", "herida en el brazo", 2),
+        cmd.Note("Soldado 1", 'dice "ya voy" -'),
+        cmd.Note("Mike", None),
+        cmd.Reveal("Soldado 1"),
+        cmd.Reveal("Soldado 2", False),
+        cmd.MeleeFatigue(False),
+        cmd.MeleeFatigue(True),
+        cmd.Condition("Mike", "aturdido", True, 3),
+        cmd.Trigger(cmd.Perform("Mike", "disparar-armas-cortas"), now=True),
+        cmd.Add("Orco", 5, copies=4),
     ]
 
 

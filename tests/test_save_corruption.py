@@ -192,7 +192,7 @@ VARIANTS: list[tuple[str, Variant, str]] = [
     ("flip-first-byte", flip_at("", 0), "línea 1:"),
     ("flip-last-newline", flip_at("", -1), "UTF-8"),
     ("flip-in-end-true", flip_at("end = true", 7), "UTF-8"),
-    ("flip-in-schema", flip_at("schema = 3", 9), "línea 7:"),
+    ("flip-in-schema", flip_at("schema = 4", 9), "línea 7:"),
     ("flip-random-a", flip_random(1), "UTF-8"),
     ("flip-random-b", flip_random(2), "UTF-8"),
     ("flip-random-c", flip_random(3), "UTF-8"),
@@ -224,10 +224,10 @@ VARIANTS: list[tuple[str, Variant, str]] = [
     ("duplicate-name", edit('name = "Sven"', 'name = "Mike"'), "«Mike» está repetido"),
     ("duplicate-name-other-case", edit('name = "Sven"', 'name = "MIKE"'), "«MIKE» está repetido"),
     # Not this format.
-    ("schema-99", edit("schema = 3\n", "schema = 99\n"), "formato 99"),
-    ("schema-0", edit("schema = 3\n", "schema = 0\n"), "(0)"),
-    ("schema-string", edit("schema = 3\n", 'schema = "3"\n'), "(schema)"),
-    ("schema-missing", edit("schema = 3\n", ""), "(schema)"),
+    ("schema-99", edit("schema = 4\n", "schema = 99\n"), "formato 99"),
+    ("schema-0", edit("schema = 4\n", "schema = 0\n"), "(0)"),
+    ("schema-string", edit("schema = 4\n", 'schema = "3"\n'), "(schema)"),
+    ("schema-missing", edit("schema = 4\n", ""), "(schema)"),
     ("app-other", edit('app = "cdbtui"', 'app = "otro"'), "app = \"cdbtui\""),
     # Not a save at all.
     ("file-empty", constant(b""), "app = \"cdbtui\""),

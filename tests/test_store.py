@@ -136,7 +136,7 @@ def test_foreign_toml_gives_a_spanish_save_error(tmp_path):
 
 def test_newer_version_gives_a_spanish_save_error(played, tmp_path):
     path = tmp_path / "nueva.toml"
-    path.write_text(store.dumps(played).replace("schema = 3", "schema = 99", 1), "utf-8")
+    path.write_text(store.dumps(played).replace("schema = 4", "schema = 99", 1), "utf-8")
     with pytest.raises(SaveError, match="versión más nueva"):
         store.load(path)
 

@@ -66,7 +66,7 @@ def test_the_log_is_saved_as_inline_tables_and_read_back_equal():
     session = play(*demo_lines()[:-1], "alta Ninja ac=6 momento=5 oculto", "empezar",
                    "mike disparar-armas-largas a ninja")
     text = store.dumps(session)
-    assert "schema = 3\n" in text
+    assert "schema = 4\n" in text
     line = next(x for x in text.splitlines() if x.startswith("    {") and "a Ninja" in x)
     assert line.strip() == (
         '{turn = 1, moment = 7, kind = "action", text = "Mike: Disparar Armas Largas a Ninja'
@@ -145,9 +145,9 @@ def test_a_schema_2_save_is_migrated_on_first_write_keeping_the_original(tmp_pat
     save_file.play("mike fin")
     assert (tmp_path / "emboscada.toml.v2").read_bytes() == original
     document = tomllib.loads(path.read_text("utf-8"))
-    assert document["schema"] == 3 and document["summary"]["hidden"] == 1
+    assert document["schema"] == 4 and document["summary"]["hidden"] == 1
     resumed = store.read(path)
-    assert resumed.schema == 3 and not resumed.edited
+    assert resumed.schema == 4 and not resumed.edited
     assert resumed.session.fight == save_file.session.fight
     assert resumed.session.undo().fight == before
     # The follower (the player view's source) reads the migrated file the same way.

@@ -39,6 +39,10 @@ KEYWORDS = {
     "curar": "curar", "heal": "curar",
     "descanso": "descanso", "rest": "descanso",
     "casa": "casa", "house": "casa",
+    "nota": "nota", "note": "nota",
+    "revelar": "revelar", "reveal": "revelar",
+    "ocultar": "ocultar", "hide": "ocultar",
+    "fatiga-cc": "fatiga-cc", "melee-fatigue": "fatiga-cc",
 }
 
 #: Words that introduce the target of an attack (`NAME MANIOBRA [N] a BLANCO`) or the
@@ -53,7 +57,14 @@ ACTIONS = {
     "espera": "espera", "wait": "espera",
     "interrumpe": "interrumpe", "trigger": "interrumpe",
     "fin": "fin", "done": "fin",
+    # The book's ids of hold and wait (RULES.md §4 "Book ids of the special actions").
+    "retrasar-la-accion": "retrasa",
+    "quedarse-a-la-espera": "espera",
 }
+
+#: `NAME interrumpe MANIOBRA … ahora`: the interrupt happens at the current moment,
+#: not in the reaction window (RULES.md §3).
+NOW_WORDS = frozenset({"ahora", "now"})
 
 #: Words no part of a combatant's name may be (RULES.md §2: names must stay parseable).
 RESERVED = frozenset(KEYWORDS) | frozenset(ACTIONS) | {"juntos", "together", "grupo", "group"}
@@ -87,6 +98,8 @@ class Add:
     #: A group or Horda: its member count, and the Daño that puts one member out.
     members: int = 0
     toughness: int = 1
+    #: `copias=N`: N combatants «NAME 1» … «NAME N» with these stats (0: just one).
+    copies: int = 0
 
     def line(self) -> str:
         parts = ["alta", quote(self.name), f"ac={self.ac}"]
@@ -105,6 +118,8 @@ class Add:
             parts.append(f"miembros={self.members}")
         if self.toughness != 1:
             parts.append(f"aguante={self.toughness}")
+        if self.copies:
+            parts.append(f"copias={self.copies}")
         if self.hidden:
             parts.append("oculto")
         if self.private:
@@ -212,13 +227,16 @@ class Wait:
 
 @frozen
 class Trigger:
-    """A waiter's trigger happened: it interrupts with `action` (a Perform)."""
+    """A waiter's trigger happened: it interrupts with `action` (a Perform).  `now`
+    (`… ahora`): at the current moment, not in the reaction window (RULES.md §3)."""
 
     action: Perform
+    now: bool = False
 
     def line(self) -> str:
         head = quote(self.action.name)
-        return head + " interrumpe" + self.action.line()[len(head):]
+        return (head + " interrumpe" + self.action.line()[len(head):]
+                + (" ahora" if self.now else ""))
 
 
 @frozen
@@ -243,12 +261,54 @@ class NewTurn:
 
 @frozen
 class Condition:
+    """Add or remove a condition; `turns`: it ends by itself at the end of the
+    `turns`-th turn counting the current one (RULES.md §5 "Durations")."""
+
     name: str
     condition: str
     on: bool
+    turns: int | None = None
 
     def line(self) -> str:
-        return f"estado {quote(self.name)} {'+' if self.on else '-'}{self.condition}"
+        tail = f" turnos={self.turns}" if self.turns is not None else ""
+        return f"estado {quote(self.name)} {'+' if self.on else '-'}{self.condition}{tail}"
+
+
+@frozen
+class Note:
+    """A free note about a combatant (no rules effect); `text` None clears its notes
+    (`nota NAME -`).  `turns` as for `Condition`."""
+
+    name: str
+    text: str | None
+    turns: int | None = None
+
+    def line(self) -> str:
+        if self.text is None:
+            return f"nota {quote(self.name)} -"
+        tail = f" turnos={self.turns}" if self.turns is not None else ""
+        return f"nota {quote(self.name)} {quote(self.text)}{tail}"
+
+
+@frozen
+class Reveal:
+    """`revelar NAME` (players see it from now on) or `ocultar NAME` (`on` False)."""
+
+    name: str
+    on: bool = True
+
+    def line(self) -> str:
+        return f"{'revelar' if self.on else 'ocultar'} {quote(self.name)}"
+
+
+@frozen
+class MeleeFatigue:
+    """The book's 1 fatigue point per turn of melee (RULES.md §6), on or off."""
+
+    on: bool
+
+    def line(self) -> str:
+        return f"fatiga-cc {'si' if self.on else 'no'}"
 
 
 @frozen
@@ -407,5 +467,5 @@ class Redo:
 Command = (
     Add | Remove | SetStart | Roll | Surprise | Begin | Perform | Hold | Act | Wait
     | Trigger | Done | Next | NewTurn | Condition | Damage | Swap | Targets | Quick | Rename
-    | Heal | Rest | Bonus | Duel | Mount | Dismount | HouseRules
+    | Heal | Rest | Bonus | Duel | Mount | Dismount | HouseRules | Note | Reveal | MeleeFatigue
 )

@@ -23,7 +23,7 @@ from itertools import pairwise
 from attrs import evolve
 
 from .errors import Refusal
-from .model import Combatant, Fight, LogKind, Status
+from .model import Combatant, Fight, Log, LogKind, Status, Window
 from .queries import order_key, queue, tie_reason
 from .spending import complete_carried
 
@@ -107,6 +107,26 @@ def next_moment(fight: Fight) -> int | None:
     return max(markers) if markers else None
 
 
+
+
+def window_base(fight: Fight) -> Fight:
+    """The state a reaction or an interrupt answers (RULES.md §3 "The reaction
+    window"): with a window open, the fight as it was at the window's moment, just
+    before the automatic advance (and with no window of its own); else `fight`."""
+    window = fight.window
+    if window is None:
+        return fight
+    base = fight.replace(*window.before) if window.before else fight
+    return evolve(base, moment=window.moment, clock=window.clock,
+                  log=Log(fight.log).prefix(window.log), window=None)
+
+
+def open_window(raw: Fight, settled: Fight) -> Fight:
+    """`settled` (which is `settle(raw)`) with the window open at `raw`'s moment: what
+    the advance changed is remembered as it was in `raw`."""
+    assert raw.moment is not None
+    before = tuple(c for c, now in zip(raw.combatants, settled.combatants) if c is not now)
+    return evolve(settled, window=Window(raw.moment, raw.clock, len(raw.log), before))
 
 
 def settle(fight: Fight) -> Fight:

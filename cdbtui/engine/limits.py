@@ -70,6 +70,8 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "rolls": (0, 2**63 - 1),
     "clock": (0, 2**63 - 1),
     "arrival": (0, 2**63 - 1),
+    "log": (0, 2**63 - 1),
+    "until": (0, 200_000),
 }
 DEFAULT_BOUNDS = (-1_000_000, 1_000_000)
 

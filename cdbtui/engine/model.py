@@ -39,7 +39,18 @@ DUEL = "en-duelo"
 MOUNTED = "montado"
 #: A group (Horda) whose last member was put out of the fight.
 NO_MEMBERS = "sin-miembros"
+#: A Moribundo whose Primeros Auxilios roll passed: it will not die, but stays out.
+STABILISED = "estabilizado"
 OUT_CONDITIONS = frozenset({"moribundo", "exhausto", NO_MEMBERS})
+#: The conditions `estado` takes (RULES.md §5 "Known conditions only"): those with an
+#: effect, those the engine keeps track of, and each ruleset's own list.  Any other
+#: remark about a combatant is a note (`nota`).
+KNOWN_CONDITIONS = {
+    "cdb": (SURPRISED, GRAPPLED, PINNED, INCAPACITATED, "moribundo", "exhausto", COVER, DUEL,
+            MOUNTED, STABILISED, NO_MEMBERS, "aturdido", "derribado", "cegado", "ensordecido",
+            "en-llamas", "desarmado", "inconsciente"),
+}
+KNOWN_CONDITIONS["walkure"] = KNOWN_CONDITIONS["cdb"]
 #: Bloqueo: "el enemigo tendrá un -2 en su próxima tirada".
 BLOCK_PENALTY = -2
 
@@ -93,6 +104,24 @@ class Carried:
     target: str | None = None
     #: Liderazgo's degree of success: the pool of bonuses is set when it completes.
     degree: int | None = None
+
+
+@frozen
+class Note:
+    """A free remark about a combatant (`nota`): no rules effect.  `until`: the turn
+    at whose end it ends by itself (`turnos=N`), or None."""
+
+    text: str
+    until: int | None = None
+
+
+@frozen
+class Expiry:
+    """A condition given a duration (`estado NAME +COND turnos=N`): it ends by itself
+    at the end of turn `turn` (RULES.md §5 "Durations")."""
+
+    condition: str
+    turn: int
 
 
 @frozen
@@ -201,6 +230,14 @@ class Combatant:
     members: int = 0
     #: Horda: the Daño that puts one member out (the DJ's 1, 2 or 3).
     toughness: int = 1
+    #: Free notes (`nota`), in the order they were added.
+    notes: tuple[Note, ...] = ()
+    #: When each condition with a duration ends (RULES.md §5 "Durations").
+    expires: tuple[Expiry, ...] = ()
+    #: A melee attack maneuver this turn: 1 fatigue point at its end (RULES.md §6).
+    melee_this_turn: bool = False
+    #: Primeros Auxilios already applied to it in this fight (once per fight, §6).
+    first_aid: bool = False
 
     @property
     def key(self) -> str:
@@ -220,6 +257,10 @@ class Combatant:
 
     def has_talent(self, talent: str) -> bool:
         return talent in self.talents
+
+    def expiry(self, condition: str) -> int | None:
+        """The turn at whose end `condition` ends by itself, or None."""
+        return next((e.turn for e in self.expires if e.condition == condition), None)
 
     def budget(self, turn: int) -> int:
         """AC available at the start of `turn` (RULES.md §5: rounded up)."""
@@ -579,6 +620,22 @@ def _by_key(combatants: tuple[Combatant, ...]) -> dict[str, Combatant]:
 
 
 @frozen
+class Window:
+    """The reaction window (RULES.md §3): after an action taken at `moment`, the state
+    just before the automatic advance that followed it, so that a reaction or an
+    interrupt answering that action happens there.
+
+    Kept small: `before` holds the combatants the advance changed, as they were
+    (the others are the current ones); `clock` and `log` (the log's length) are the
+    fight's before the advance."""
+
+    moment: int
+    clock: int
+    log: int
+    before: tuple[Combatant, ...] = ()
+
+
+@frozen
 class Fight:
     """A whole encounter: the roster, the countdown, the log and the RNG position."""
 
@@ -600,6 +657,10 @@ class Fight:
     #: The DJ's house rules for this fight (TOML text merged into the book's catalog;
     #: kept in the state so that replaying the history gives the same costs).
     house: str = ""
+    #: The book's 1 fatigue point per turn of melee (RULES.md §6; `fatiga-cc si|no`).
+    melee_fatigue: bool = True
+    #: The open reaction window (RULES.md §3), or None.
+    window: Window | None = None
 
     def find(self, name: str) -> Combatant | None:
         return _by_key(self.combatants).get(name.casefold())

@@ -101,7 +101,7 @@ def dismount_rider(fight: Fight, command: cmd.Dismount) -> Fight:
         + (f": {mount.name} vuelve a actuar por su cuenta" if mount is not None else ""),
         kind=LogKind.CONDITION, about=[rider.name, (rider.mount, Role.TARGET)],
     )
-    return settle(fight)
+    return fight  # rules.apply settles
 
 
 def sync_mounts(fight: Fight) -> Fight:

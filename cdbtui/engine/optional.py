@@ -131,7 +131,7 @@ def damage_group(fight: Fight, c: Combatant, command: cmd.Damage) -> Fight:
             c = evolve(c, status=Status.OUT, ac=0, acting=False, trigger=None, carried=None)
         fight = fight.note(f"{c.name} se queda sin miembros: fuera de combate", warning=True,
                            kind=LogKind.CONDITION, about=[c.name])
-    return settle(fight.replace(c))
+    return fight.replace(c)  # rules.apply settles
 
 
 #: The commands this module applies (`rules.apply` dispatches on the command's class).

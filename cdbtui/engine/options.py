@@ -21,7 +21,7 @@ from enum import StrEnum
 from attrs import frozen
 
 from .catalog import Maneuver, catalog_for
-from .countdown import get_combatant, require_started
+from .countdown import get_combatant, require_started, window_base
 from .errors import Refusal
 from .maneuvers import check_interrupt, check_react, check_reaction_fits
 from .model import Combatant, Fight
@@ -168,6 +168,11 @@ def judge(
     if not refused:
         return option(Can.NO, refused)
     if maneuver is not None and maneuver.reaction:
+        # A reaction answers the last action: it is judged where it would happen,
+        # in the reaction window's state (RULES.md §3).
+        fight = window_base(fight)
+        c = fight.find(c.name) or c
+        missing = max(0, judged - c.ac)
         refused = _verdict(check_react, fight, c, maneuver, judged)
         if not refused:
             return option(Can.NO, refused)
@@ -218,7 +223,8 @@ def options(fight: Fight, name: str, *, maneuvers: bool = True) -> Options:
         hold=_verdict(check_hold, fight, c),
         act_now=_verdict(check_act_now, fight, c),
         wait=_verdict(check_wait, fight, c),
-        interrupt=_verdict(check_interrupt, fight, c),
+        interrupt=_verdict(check_interrupt, window_base(fight),
+                           window_base(fight).find(c.name) or c),
         decline=_verdict(check_decline, fight, c),
         maneuvers=judged if maneuvers else (),
     )

@@ -30,6 +30,7 @@ ADD_KEYS = {
     "vida": "vida", "wounds": "vida",
     "miembros": "miembros", "members": "miembros", "horda": "miembros", "horde": "miembros",
     "aguante": "aguante", "toughness": "aguante",
+    "copias": "copias", "copies": "copias",
 }
 ADD_FLAGS = {"oculto": "oculto", "hidden": "oculto", "privado": "privado", "private": "privado"}
 #: Other spellings of the conditions with an effect: feminine forms, English names.
@@ -50,11 +51,15 @@ SIDES = {"pj": "pj", "pc": "pj", "pnj": "pnj", "npc": "pnj"}
 
 USAGE = {
     "alta": ("alta NOMBRE ac=N [ini=N] [agi=N] [ate=N] [hab=N] [mov=N] [bando=pj|pnj|NOMBRE]"
-             " [talentos=a,b] [vida=a,b,c,d,e] [momento=N] [miembros=M [aguante=N]] [oculto]"
-             " [privado]"),
+             " [talentos=a,b] [vida=a,b,c,d,e] [momento=N] [miembros=M [aguante=N]] [copias=N]"
+             " [oculto] [privado]"),
     "baja": "baja NOMBRE",
     "momento": "momento NOMBRE N",
-    "estado": "estado NOMBRE +ESTADO | -ESTADO",
+    "estado": "estado NOMBRE +ESTADO [turnos=N] | -ESTADO",
+    "nota": "nota NOMBRE TEXTO [turnos=N] | nota NOMBRE -",
+    "revelar": "revelar NOMBRE",
+    "ocultar": "ocultar NOMBRE",
+    "fatiga-cc": "fatiga-cc si|no",
     "dano": "dano NOMBRE N [rd=N] [balas=N] [fatiga]",
     "curar": "curar NOMBRE N [fatiga]",
     "bono": "bono LIDER a COMPAÑERO",
@@ -114,21 +119,41 @@ def number(token: str, what: str) -> int:
     return value
 
 
+def _words_match(name_words: list[str], typed: list[str]) -> bool:
+    """Whether the typed words are prefixes of consecutive words of a name."""
+    size = len(typed)
+    return any(
+        all(word.startswith(t) for word, t in zip(name_words[i:i + size], typed))
+        for i in range(len(name_words) - size + 1)
+    )
+
+
 def take_name(fight: Fight, tokens: list[str]) -> tuple[Combatant, list[str]]:
-    """The combatant named at the start of `tokens`, and the tokens after its name."""
+    """The combatant named at the start of `tokens`, and the tokens after its name.
+
+    An exact name wins (the longest, so «Soldado 1» is never «Soldado»); otherwise
+    the typed words are prefixes of consecutive words of a name, the most words
+    first («viuda» and «la viu» find «La Viuda Negra»); more than one name at the
+    longest match is refused, listing them."""
     if not tokens or not tokens[0].strip():
         raise Refusal("Falta el nombre de un combatiente")
-    for size in range(min(len(tokens), NAME_WORDS), 0, -1):
+    longest = min(len(tokens), NAME_WORDS)
+    for size in range(longest, 0, -1):
         candidate = fold(" ".join(tokens[:size]))
         for c in fight.combatants:
             if fold(c.name) == candidate:
                 return c, tokens[size:]
-    key = fold(tokens[0])
-    matches = [c for c in fight.combatants if fold(c.name).startswith(key)]
-    if len(matches) == 1:
-        return matches[0], tokens[1:]
-    if matches:
-        raise Refusal(f"«{tokens[0]}» es ambiguo: {', '.join(c.name for c in matches)}")
+    names = [(c, fold(c.name).split()) for c in fight.combatants]
+    for size in range(longest, 0, -1):
+        typed = fold(" ".join(tokens[:size])).split()
+        if not typed or len(typed) != size:
+            continue
+        matches = [c for c, words in names if _words_match(words, typed)]
+        if len(matches) == 1:
+            return matches[0], tokens[size:]
+        if matches:
+            shown = " ".join(tokens[:size])
+            raise Refusal(f"«{shown}» es ambiguo: {', '.join(c.name for c in matches)}")
     raise Refusal(f"No hay nadie llamado «{tokens[0]}» en este combate")
 
 
@@ -187,6 +212,16 @@ def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
         return cmd.Surprise(take_names(fight, rest))
     if keyword == "estado":
         return _parse_condition(fight, rest)
+    if keyword == "nota":
+        return _parse_note(fight, rest)
+    if keyword in ("revelar", "ocultar"):
+        combatant, rest = take_name(fight, rest)
+        _no_more(rest, USAGE[keyword])
+        return cmd.Reveal(combatant.name, keyword == "revelar")
+    if keyword == "fatiga-cc":
+        if len(rest) != 1 or fold(rest[0]) not in SWITCH:
+            raise Refusal(f"Se usa «{USAGE['fatiga-cc']}»")
+        return cmd.MeleeFatigue(SWITCH[fold(rest[0])])
     if keyword == "dano":
         return _parse_damage(fight, rest)
     if keyword == "cambiar":
@@ -269,6 +304,7 @@ def _parse_add(tokens: list[str]) -> cmd.Add:
         wounds = tuple(number(n, "vida") for n in values["vida"].split(","))
     members = number(values["miembros"], "miembros") if "miembros" in values else 0
     toughness = number(values["aguante"], "aguante") if "aguante" in values else 1
+    copies = number(values["copias"], "copias") if "copias" in values else 0
     return cmd.Add(
         name=name,
         ac=number(values["ac"], "ac"),
@@ -285,10 +321,31 @@ def _parse_add(tokens: list[str]) -> cmd.Add:
         wounds=wounds,
         members=members,
         toughness=toughness,
+        copies=copies,
     )
 
 
+#: The key of a duration (`turnos=N`: until the end of the N-th turn, RULES.md §5).
+TURNS_KEYS = ("turnos", "turns")
+#: The longest duration one may give (in turns).
+MOST_TURNS = 99
+
+
+def _take_turns(tokens: list[str], usage: str) -> tuple[list[str], int | None]:
+    """`tokens` without a trailing `turnos=N`, and N (None if there is none)."""
+    if not tokens:
+        return tokens, None
+    key, sep, value = tokens[-1].partition("=")
+    if not sep or fold(key) not in TURNS_KEYS:
+        return tokens, None
+    turns = number(value, "Turnos")
+    if not 1 <= turns <= MOST_TURNS:
+        raise Refusal(f"turnos= entre 1 y {MOST_TURNS} (pedido: {turns}): turnos=1 acaba al final de este turno")
+    return tokens[:-1], turns
+
+
 def _parse_condition(fight: Fight, tokens: list[str]) -> cmd.Condition:
+    tokens, turns = _take_turns(tokens, USAGE["estado"])
     if len(tokens) < 2 or tokens[-1][:1] not in "+-−" or len(tokens[-1]) < 2:
         raise Refusal(f"Se usa «{USAGE['estado']}»")
     combatant, tail = take_name(fight, tokens[:-1])
@@ -296,8 +353,25 @@ def _parse_condition(fight: Fight, tokens: list[str]) -> cmd.Condition:
     sign, word = tokens[-1][0], tokens[-1][1:]
     if not slug(word):
         raise Refusal(f"Se usa «{USAGE['estado']}»")
+    if turns is not None and sign != "+":
+        raise Refusal(f"turnos= va con un estado que se añade («+ESTADO»): se usa «{USAGE['estado']}»")
     condition = CONDITION_ALIASES.get(slug(word), slug(word))
-    return cmd.Condition(combatant.name, condition, sign == "+")
+    return cmd.Condition(combatant.name, condition, sign == "+", turns)
+
+
+def _parse_note(fight: Fight, tokens: list[str]) -> cmd.Note:
+    """`nota NOMBRE TEXTO [turnos=N]` or `nota NOMBRE -`: the name is the longest
+    match at the start (exact, or word prefixes), the rest is the note."""
+    tokens, turns = _take_turns(tokens, USAGE["nota"])
+    combatant, rest = take_name(fight, tokens)
+    if not rest:
+        raise Refusal(f"Falta el texto de la nota: se usa «{USAGE['nota']}»")
+    if rest == ["-"] or rest == ["−"]:
+        if turns is not None:
+            raise Refusal("«nota NOMBRE -» borra sus notas: no lleva turnos=")
+        return cmd.Note(combatant.name, None)
+    text = check_text(" ".join(rest), "la nota", empty=False)
+    return cmd.Note(combatant.name, text, turns)
 
 
 def _parse_damage(fight: Fight, tokens: list[str]) -> cmd.Damage:
@@ -419,5 +493,7 @@ def _parse_combatant_line(fight: Fight, tokens: list[str]) -> cmd.Command:
     if action == "espera":
         return cmd.Wait(name, check_text(" ".join(rest[1:]), "lo que espera"))
     if action == "interrumpe":
-        return cmd.Trigger(_parse_action(fight, name, rest[1:]))
+        tail = rest[1:]
+        now = bool(tail) and fold(tail[-1]) in cmd.NOW_WORDS
+        return cmd.Trigger(_parse_action(fight, name, tail[:-1] if now else tail), now)
     return _parse_action(fight, name, rest)

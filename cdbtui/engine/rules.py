@@ -24,10 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from attrs import evolve
+
 from . import commands as cmd
 from . import conditions, extras, maneuvers, mounts, optional, setting_up, turn
 from .catalog import RULES_ES, catalog
 from .conditions import COVER_NOTE
+from .countdown import open_window, settle, window_base
 from .errors import Refusal
 from .limits import check_state
 from .maneuvers import MOUNTED_CHARGE, RANGED_GROUP
@@ -66,13 +69,45 @@ _HANDLERS: dict[type, Callable[[Fight, object], Fight]] = {
 }
 
 
+#: Commands applied in the reaction window while one is open (RULES.md §3): what
+#: answers the last action, and what the DJ records about it.  Any other command
+#: closes the window.
+_IN_WINDOW = (cmd.Damage, cmd.Heal, cmd.Condition, cmd.Note, cmd.Reveal)
+
+
+def _window_role(fight: Fight, command: cmd.Command) -> tuple[bool, bool]:
+    """(applied in the window if one is open, opens a window): RULES.md §3.  An action
+    at one's moment opens one; a reaction, an interrupt, damage, healing, conditions,
+    notes and reveals are applied in it; an interrupt `ahora` is an action now."""
+    if fight.quick or not fight.started:
+        return False, False
+    if isinstance(command, _IN_WINDOW):
+        return True, False
+    if isinstance(command, cmd.Trigger):
+        return not command.now, True
+    if isinstance(command, cmd.Perform):
+        return (True, False) if maneuvers.is_reaction(fight, command) else (False, True)
+    return False, False
+
+
 def apply(fight: Fight, command: cmd.Command) -> Fight:
-    """The fight after `command`, or `Refusal` (and the fight is unchanged)."""
+    """The fight after `command`, or `Refusal` (and the fight is unchanged).
+
+    Every handler returns the state its command makes; the countdown then moves on by
+    itself here (`settle`), once.  The reaction window (RULES.md §3) is kept here too:
+    a command that answers the last action is applied to the state just before that
+    action's advance (`window_base`), and the advance is made again from there."""
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise Refusal(f"Orden desconocida: {command!r}")
-    after = sync_mounts(handler(fight, command))
-    if after.turn_over and not fight.turn_over:
+    in_window, opens = _window_role(fight, command)
+    kept = in_window and fight.window is not None
+    start = window_base(fight) if kept else evolve(fight, window=None)
+    raw = sync_mounts(handler(start, command))
+    after = sync_mounts(settle(raw))
+    if (kept or opens) and after.started and not after.quick and raw.moment is not None:
+        after = open_window(raw, after)
+    if after.turn_over and not start.turn_over:
         after = after.note(f"Fin del turno {after.turn}: todos han terminado (usa «turno»)",
                            kind=LogKind.TURN)
     check_state(after, fight)  # what the engine accepts, a save can load (limits.py)
