@@ -15,7 +15,7 @@ checks after every step:
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
@@ -23,6 +23,12 @@ from cdbtui import store
 from cdbtui.engine.catalog import TALENT_ES, catalog
 from cdbtui.engine.errors import Refusal
 from cdbtui.engine.model import ACTIVE, FOLLOWING, Fight
+from attrs import evolve
+
+from cdbtui.engine import rules
+from cdbtui.engine.countdown import settle, window_base
+from cdbtui.engine.mounts import sync_mounts
+from cdbtui.engine.parser import parse
 from cdbtui.engine.rules import queue
 from cdbtui.engine.session import Session
 
@@ -39,6 +45,11 @@ ATTACKS = ["punetazo", "disparar-armas-largas", "patada", "carga 1", "rafaga-med
 
 who = st.integers(0, 8)
 small = st.integers(0, 4)
+
+
+def unsettled(fight: Fight, command) -> Fight:
+    """The state `command`'s handler makes, before the count moves on by itself."""
+    return sync_mounts(rules._HANDLERS[type(command)](evolve(fight, window=None), command))
 
 
 def quoted(name: str) -> str:
@@ -88,8 +99,14 @@ class FightMachine(RuleBasedStateMachine):
 
     @staticmethod
     def check_stops(before: Fight, after: Fight) -> None:
+        # A reaction or an interrupt in the reaction window spends from the state it
+        # answers (RULES.md §3), not from the one after the count moved on.
+        answered = window_base(before)
         for c in after.combatants:
             old = before.find(c.name)
+            if (old is not None and before.window is not None and c.stops
+                    and len(c.stops) > len(old.stops) and c.stops[-1].begin == before.window.moment):
+                old = answered.find(c.name)
             if old is None or c.start is None:
                 continue
             new_turn = after.turn != before.turn
@@ -172,6 +189,34 @@ class FightMachine(RuleBasedStateMachine):
     @rule(i=who, amount=st.integers(0, 5))
     def spend(self, i, amount):
         self.run(f"{self.name(i)} gasta {amount}")
+
+    @rule(i=who, j=who, action=st.sampled_from(["disparar-armas-largas", "punetazo", "mover 2", "gasta 1"]),
+          reaction=st.sampled_from(["esquivar", "ponerse-a-cubierto", "parada"]))
+    def action_then_reaction(self, i, j, action, reaction):
+        """RULES.md §3, the reaction window: an action, then a reaction typed after the
+        count moved on, is the reaction declared at the action's moment before the
+        count moved on (the handlers' own states, before the advance)."""
+        fight = self.session.fight
+        line = f"{self.name(i)} {action}"
+        self.run(line)
+        acted = self.session.fight
+        if acted is fight or acted.window is None:
+            return
+        answer = f"{self.name(j)} {reaction}"
+        try:
+            raw = unsettled(fight, parse(line, fight))
+            raw = unsettled(raw, parse(answer, raw))
+            expected = sync_mounts(settle(raw))
+        except Refusal:
+            expected = None
+        self.run(answer)
+        if expected is None:
+            assert self.session.fight is acted, f"{answer!r} refused before the advance, accepted after"
+            return
+        got = self.session.fight
+        event("a reaction answered an action in its window")
+        assert evolve(got, log=(), window=None) == evolve(expected, log=(), window=None), (line, answer)
+        assert got.window is not None and got.window.moment == acted.window.moment
 
     @rule(i=who)
     def hold(self, i):
