@@ -370,16 +370,15 @@ def _roster(args: list[str], folder: Path) -> int:
         _print(f"{_shown(rest[0])} ya no está en el grupo")
         return 0
     if verb in ("desde", "from") and len(rest) >= 2:
+        # All or nothing: every name is found and checked, then one write.
         fight = load(Path(rest[0])).fight
-        found = []
-        for name in rest[1:]:
-            combatant = fight.find(name)
-            if combatant is None:
-                raise UsageError(f"«{name}» no está en {rest[0]}: no se ha copiado nadie")
-            found.append(combatant)
-        roster.put_members(folder, [roster.member_from_combatant(c) for c in found])
-        for combatant in found:
-            _print(f"{_shown(combatant.name)} copiado al grupo")
+        try:
+            members = roster.members_from_fight(fight, rest[1:], _shown(rest[0]))
+        except Refusal as refusal:
+            raise UsageError(f"{refusal}: no se ha copiado nadie") from None
+        roster.put_members(folder, members)
+        for member in members:
+            _print(f"{_shown(member.name)} copiado al grupo")
         return 0
     raise UsageError("se usa «cdbtui grupo [alta NOMBRE ac=N … | baja NOMBRE | desde RUTA NOMBRE …]»")
 
@@ -420,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         if args and args[0] in ("-h", "--help", "help", "ayuda"):
-            print(USAGE)
+            _print(USAGE)
             return 0
         option, args = _saves_option(args)
         folder = saves_folder(option)

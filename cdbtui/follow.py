@@ -30,7 +30,8 @@ class Follower:
         """True when `session` changed since the last call."""
         stamp = file_stamp(self.path)
         if stamp is None:
-            raise SaveError(f"no existe {self.path}")
+            # The file's name: the players' status line is one line (the DJ knows where).
+            raise SaveError(f"no existe {self.path.name}")
         if stamp == self._stamp:
             return False
         if (self.session is not None and self._stamp is not None

@@ -9,6 +9,7 @@ the same funnel as any command, so it is undoable like the rest.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
 
 from attrs import evolve
@@ -16,8 +17,8 @@ from attrs import evolve
 from .codec import DecodeError, from_data, to_data
 from .engine.commands import Add
 from .engine.errors import Refusal
-from .engine.model import DEFAULT_BOXES, Combatant
-from .engine.parser import parse
+from .engine.model import DEFAULT_BOXES, Combatant, Fight
+from .engine.parser import parse, take_name
 from .engine.rules import apply, new_fight
 from .files import SaveError, write_atomic
 from .store import table_text
@@ -94,7 +95,9 @@ def member_from_line(line: str) -> Add:
 
 def checked(member: Add) -> Add:
     """`member` as the engine would add it (name normalised), or `Refusal`: a roster
-    never holds a PJ that a new fight would refuse."""
+    never holds a PJ that a new fight would refuse (nor copias=: one PJ, one name)."""
+    if member.copies:
+        raise Refusal(f"el grupo guarda un PJ por nombre: «{member.name}» no lleva copias=")
     added = apply(new_fight(), member).combatants[-1]
     return evolve(member, name=added.name)
 
@@ -106,6 +109,38 @@ def member_from_combatant(c: Combatant) -> Add:
         mov=c.mov, side="pj", talents=c.talents,
         wounds=None if c.wounds.boxes == DEFAULT_BOXES else c.wounds.boxes,
     )
+
+
+def members_from_fight(fight: Fight, names: Iterable[str], where: str) -> list[Add]:
+    """The combatants of `fight` named in `names`, as party members (`grupo desde`).
+
+    Each name is found as a DJ types it (`parser.take_name`: exact wins, accents and
+    case optional, a unique prefix of any word), and every one is found and checked
+    before anything is written: if any fails, `Refusal` names each that failed and
+    the caller writes nothing (a PJ a new fight would refuse is a failure too)."""
+    found: dict[str, Combatant] = {}
+    problems: list[str] = []
+    for typed in names:
+        tokens = typed.split()
+        try:
+            combatant, rest = take_name(fight, tokens)
+        except Refusal as refusal:
+            ambiguous = tokens and "ambiguo" in str(refusal)  # it lists the candidates
+            problems.append(str(refusal) if ambiguous else f"«{typed}» no está en {where}")
+            continue
+        if rest:
+            problems.append(f"«{typed}» no está en {where}")
+            continue
+        found.setdefault(combatant.key, combatant)
+    members: list[Add] = []
+    for combatant in found.values():
+        try:
+            members.append(checked(member_from_combatant(combatant)))
+        except Refusal as refusal:
+            problems.append(f"{combatant.name}: {refusal}")
+    if problems:
+        raise Refusal("; ".join(problems))
+    return members
 
 
 def put_member(folder: Path, member: Add) -> bool:

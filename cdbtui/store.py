@@ -63,7 +63,8 @@ from .engine.catalog import RULESETS, TALENT_ES, catalog_for
 from .engine.limits import MOMENT, name_problem
 from .engine.errors import Refusal
 from .engine.tomlerrors import toml_error as _toml_error
-from .engine.model import KNOWN_CONDITIONS, Fight, Log, LogEntry, LogKind, Mention, Note, Role
+from .engine.conditions import split_known
+from .engine.model import Fight, Log, LogEntry, LogKind, Mention, Note, Role
 from .engine.text import fold
 from .engine.parser import parse
 from .engine.rules import new_fight
@@ -709,15 +710,11 @@ def as_of_v4(fight: Fight) -> Fight:
     rules don't know (RULES.md §5 "Known conditions only") becomes a note, and the
     melee fatigue the book gives (§6) stays off, as the fight was played without it
     (`fatiga-cc si` turns it on)."""
-    known = set(KNOWN_CONDITIONS.get(fight.rules, ()))
     changed = []
     for c in fight.combatants:
-        odd = [x for x in c.conditions if x not in known]
+        known, odd = split_known(fight.rules, c.conditions)
         if odd:
-            changed.append(evolve(
-                c, conditions=tuple(x for x in c.conditions if x in known),
-                notes=(*c.notes, *(Note(x) for x in odd)),
-            ))
+            changed.append(evolve(c, conditions=known, notes=(*c.notes, *(Note(x) for x in odd))))
     return evolve(fight.replace(*changed) if changed else fight, melee_fatigue=False)
 
 

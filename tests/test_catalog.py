@@ -70,7 +70,8 @@ CDB = [
     # Maniobras de Maestro de Esgrima (not in 000:65; Ataque Doble "contando como una sola
     # maniobra de Ataque" 000:213; Bloqueo and Golpe en el Aire as their Artista Marcial twins)
     Row("ataque-doble", "Ataque Doble", 5, True, talents=(ME, AMB)),  # 000:213 "Cuesta 5 AC"
-    Row("bloqueo-esgrima", "Bloqueo", 3, True, True, (ME,)),  # 000:215 "Cuesta 3 AC"
+    # 000:215 "como una Parada con armas": a reaction, not an attack (RULES.md §4)
+    Row("bloqueo-esgrima", "Bloqueo", 3, False, True, (ME,)),  # 000:215 "Cuesta 3 AC"
     Row("golpe-en-el-aire-esgrima", "Golpe en el Aire", 3, True, talents=(ME,), variable=MOV),  # 000:217-219
     Row("sentidos-de-combate-esgrima", "Sentidos de combate", 1, talents=(ME,)),  # 000:221 "Cuesta 1 AC"
     # Listado de Maniobras a Distancia
@@ -108,7 +109,16 @@ CDB = [
 ]
 
 #: 000:229 "Llevar un arma de una sola mano a dos manos … hace que el ataque cueste 1 AC más".
-CDB_DERIVED = [Row("atacar-con-armas-de-1-mano-a-dos-manos", "", 4, True)]
+#: RULES.md §4 "One book name, two talents": the explicit ids of the versions whose id is
+#: the shared book name (for a combatant with both talents).
+SPELLINGS = [
+    Row("bloqueo-artista-marcial", "", 3, True, True, (AM,)),
+    Row("golpe-en-el-aire-artista-marcial", "", 3, True, talents=(AM,), variable=MOV),
+    Row("sentidos-de-combate-gun-kata", "", 1, talents=(GK,)),
+]
+#: The book names two talents share (the id of one version; typing it resolves).
+SHARED = {"bloqueo", "golpe-en-el-aire", "sentidos-de-combate"}
+CDB_DERIVED = [Row("atacar-con-armas-de-1-mano-a-dos-manos", "", 4, True), *SPELLINGS]
 
 # ---------------------------------------------------------------- Walküre (seed 003)
 
@@ -133,7 +143,7 @@ WALKURE = [
     Row("usar-la-fuerza-del-otro", "Usar la fuerza del otro", 5, True, True, (AM,)),  # 003:271
     # Maniobras de maestro de esgrima
     Row("ataque-doble", "Ataque doble", 5, True, talents=(ME, AMB)),  # 003:275 "Cuesta 5 AC"
-    Row("bloqueo-esgrima", "Bloqueo", 3, True, True, (ME,)),  # 003:277 "Cuesta 3 AC"
+    Row("bloqueo-esgrima", "Bloqueo", 3, False, True, (ME,)),  # 003:277 "Cuesta 3 AC", a reaction
     Row("golpe-en-el-aire-esgrima", "Golpe en el aire", 3, True, talents=(ME,), variable=MOV),  # 003:279
     Row("sentidos-de-combate-esgrima", "Sentidos de combate", 1, talents=(ME,)),  # 003:281
     # Listado de Maniobras a Distancia (no Pólvora, no Ballestas: 003:295)
@@ -163,10 +173,14 @@ WALKURE = [
     Row("sacar-un-objeto-a-mano", "Sacar un objeto a mano", 2),  # 003:363 "(2 AC)"
     Row("mover", "Mover", 0, variable=MOV),  # 003:169 "invertir 6 AC para mover seis veces…"
     Row("liderazgo", "Liderazgo", 3),  # 003:177 gives no cost: CdB's 3 (RULES.md §4)
+    # not in 003: RULES.md §4 "Walküre has the same abandonar-duelo (3 AC) and
+    # carga-con-montura as CdB" (000:447, 000:457)
+    Row("carga-con-montura", "Carga con Montura", 2, True, variable=ATK),
+    Row("abandonar-duelo", "Abandonar un duelo", 3),
 ]
 
 #: 003:287 "Llevar un arma de una sola mano a dos manos … hace que el ataque cueste 1 AC más".
-WALKURE_DERIVED = [Row("usar-arma-cuerpo-a-cuerpo-a-dos-manos", "", 4, True)]
+WALKURE_DERIVED = [Row("usar-arma-cuerpo-a-cuerpo-a-dos-manos", "", 4, True), *SPELLINGS]
 
 BOOKS = {"cdb": CDB, "walkure": WALKURE}
 DERIVED = {"cdb": CDB_DERIVED, "walkure": WALKURE_DERIVED}
@@ -225,8 +239,8 @@ def test_ids_are_the_book_names_folded(rules):
 
 
 def test_counts_per_book():
-    assert (len(CDB), len(WALKURE)) == (49, 43)
-    assert (len(catalog("cdb").maneuvers), len(catalog("walkure").maneuvers)) == (50, 44)
+    assert (len(CDB), len(WALKURE)) == (49, 45)
+    assert (len(catalog("cdb").maneuvers), len(catalog("walkure").maneuvers)) == (53, 49)
 
 
 @pytest.mark.parametrize("rules", RULESETS)
@@ -392,9 +406,9 @@ def test_variable_maneuvers_ask_for_the_number_and_refuse_a_negative_one():
         s.execute("mike liderazgo 2")
 
 
-def test_walkure_has_no_ballestas_polvora_parada_montura_or_duelo():
-    for ident in ("disparar-ballestas", "disparar-armas-de-polvora", "parada", "carga-con-montura",
-                  "abandonar-duelo", "atacar-con-armas-de-1-mano"):
+def test_walkure_has_no_ballestas_polvora_parada_or_armas_de_1_mano():
+    for ident in ("disparar-ballestas", "disparar-armas-de-polvora", "parada",
+                  "atacar-con-armas-de-1-mano"):
         with pytest.raises(Refusal, match="No existe"):
             catalog("walkure").get(ident)
 
@@ -446,7 +460,8 @@ def test_available_lists_what_the_talents_allow(rules):
     martial = {m.id for m in book.available(who(AM))}
     assert martial - plain == {"bloqueo", "golpe-en-el-aire", "proyectar", "usar-la-fuerza-del-otro"}
     everything = {m.id for m in book.available(who(*TALENT_ES))}
-    assert everything == {m.id for m in book.maneuvers}
+    # with both talents of a shared book name, its explicit ids instead (RULES.md §4)
+    assert everything == {m.id for m in book.maneuvers} - SHARED
     assert "ataque-doble" not in {m.id for m in book.available(who(ME))}
 
 

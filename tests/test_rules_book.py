@@ -170,7 +170,10 @@ def test_s4_bloqueo_of_maestro_de_esgrima_does_the_same(session):
                 "Sargento atacar-con-armas-de-1-mano a Zorro")
     run(s, "Zorro bloqueo-esgrima a Sargento")
     assert get(s, "Sargento").block_penalty == -2
-    refused(s, "Zorro bloqueo a Sargento", "requiere el talento Artista Marcial")
+    # RULES.md §4 "One book name, two talents": «bloqueo» is the fencer's own Bloqueo
+    # (it used to be refused as needing Artista Marcial)
+    run(s, "Zorro bloqueo a Sargento")
+    assert logged(s, "Zorro: Bloqueo (Maestro de Esgrima) a Sargento, reacción")
 
 
 def test_s4_bloqueo_without_a_target_only_spends(session):
@@ -477,11 +480,15 @@ def test_s6_curar_removes_the_worst_boxes_first(session):
 
 
 def test_s6_curar_a_moribundo_brings_it_back_next_turn(session):
+    """RULES.md §6: while a turn is being played, `curar` on a Moribundo only
+    stabilises it (Primeros Auxilios); the treatment after the turn heals it."""
     s = session("alta A ac=5 vida=1,1,1,1,1", "alta B ac=5", "momento A 6", "momento B 6", "empezar")
     run(s, "dano A 5")
     assert get(s, "A").status is Status.OUT
-    run(s, "curar A 3")  # Primeros Auxilios may be used in combat
-    assert get(s, "A").status is Status.DONE
+    run(s, "curar A 3")  # Primeros Auxilios: stabilised, still out
+    assert get(s, "A").status is Status.OUT and get(s, "A").has("estabilizado")
+    run(s, "B fin", "curar A 3")  # the turn is over: treatment with time
+    assert get(s, "A").status is Status.DONE and not get(s, "A").has("estabilizado")
     run(s, "turno")
     a = get(s, "A")
     assert (a.status, a.ac, a.wounds.penalty) == (Status.READY, 5, -1)

@@ -14,7 +14,7 @@ import pytest
 
 from cdbtui.engine.model import Status
 
-from fights import play
+from fights import play, refused
 
 SETUP = (
     "alta Kira ac=8 ini=3 agi=4 ate=3 bando=pj talentos=artista-marcial",
@@ -35,14 +35,15 @@ SCRIPT = [
     # Kira grabs Matón (Agarrón, 3 AC with Artista Marcial): her next attack is the 2nd (−1)
     ("Kira agarron a Maton", 7,
      ["5/5 acted -1", "6/7 ready 0", f"7/3 ready 0 {SUR}", f"5/3 ready 0 {SUR}"]),
-    # the Agarrón worked: Matón is Agarrado, his 3 AC halve at once (⌈3/2⌉ = 2)
-    ("estado Maton +agarrado", 7,
-     ["5/5 acted -1", "6/7 ready 0", f"7/2 ready 0 {SUR},{GRA}", f"5/3 ready 0 {SUR}"]),
-    # Agarrón damage is Fatiga: 2 Fatigado boxes, no penalty
-    ("dano Maton 2 fatiga", 7,
-     ["5/5 acted -1", "6/7 ready 0", f"7/2 ready 0 {SUR},{GRA}", f"5/3 ready 0 {SUR}"]),
-    # surprised: a Reconocimiento (1) before attacking; he stays at 6 with Rex
+    # surprised: a Reconocimiento (1) before attacking, before the DJ marks the grapple
+    # (once Agarrado he could only Escapar, kick or punch: RULES.md §4); he goes to 6
     ("Maton reconocimiento", 6,
+     ["5/5 acted -1", "6/7 ready 0", f"6/2 acted 0 {SUR}", f"5/3 ready 0 {SUR}"]),
+    # the Agarrón worked: Matón is Agarrado, his 2 AC left halve at once (⌈2/2⌉ = 1)
+    ("estado Maton +agarrado", 6,
+     ["5/5 acted -1", "6/7 ready 0", f"6/1 acted 0 {SUR},{GRA}", f"5/3 ready 0 {SUR}"]),
+    # Agarrón damage is Fatiga: 2 Fatigado boxes, no penalty
+    ("dano Maton 2 fatiga", 6,
      ["5/5 acted -1", "6/7 ready 0", f"6/1 acted 0 {SUR},{GRA}", f"5/3 ready 0 {SUR}"]),
     # Rex (not yet acted, first at 6) fires a Ráfaga Media (3 + 1) at Tirador
     ("Rex rafaga-media 3 a Tirador", 6,
@@ -89,33 +90,36 @@ SCRIPT = [
     # Tirador shoots Kira: a second target this turn (Rex, Kira): −1 to everything
     ("Tirador disparar-armas-cortas a Kira", 1,
      ["1/6 holding -1", "5/0 done -2", f"5/0 done -1 {GRA},{PIN}", f"1/1 acted -4 {COV}"]),
-    # Kira, still holding, dodges: min(1, 1) − 1 = 0
-    ("Kira esquivar", 1,
-     ["0/5 acted -1", "5/0 done -2", f"5/0 done -1 {GRA},{PIN}", f"1/1 acted -4 {COV}"]),
-    ("Tirador fin", 0,
-     ["0/5 acted -1", "5/0 done -2", f"5/0 done -1 {GRA},{PIN}", f"1/0 done -4 {COV}"]),
-    ("Kira fin", 0,
-     ["0/0 done -1", "5/0 done -2", f"5/0 done -1 {GRA},{PIN}", f"1/0 done -4 {COV}"]),
-    # ── Turn 3
+    # Kira, still holding, dodges the shot at its moment, 4 (RULES.md §3, the reaction
+    # window): 4 − 1 = 3, and the count comes back up to her at 3
+    ("Kira esquivar", 3,
+     ["3/5 acted -1", "5/0 done -2", f"5/0 done -1 {GRA},{PIN}", f"1/1 acted -4 {COV}"]),
+    ("Tirador fin", 3,
+     ["3/5 acted -1", "5/0 done -2", f"5/0 done -1 {GRA},{PIN}", f"1/0 done -4 {COV}"]),
+    ("Kira fin", 3,
+     ["3/0 done -1", "5/0 done -2", f"5/0 done -1 {GRA},{PIN}", f"1/0 done -4 {COV}"]),
+    # ── Turn 3.  Melee tires (RULES.md §6): Matón's kick, begun in turn 1 and finished
+    # in turn 2, gave him a fatigue point at the end of each: 2 + 1 + 1 = 4 boxes is
+    # Aturdido (−1).  Kira's 2 points are still Fatigado (no penalty).
     ("turno", 8,
-     ["8/8 ready 0", "6/7 ready -1", f"7/2 ready 0 {GRA},{PIN}", f"5/5 ready -1 {COV}"]),
+     ["8/8 ready 0", "6/7 ready -1", f"7/2 ready -1 {GRA},{PIN}", f"5/5 ready -1 {COV}"]),
     # Kira lets the Presa go: Matón keeps his 2 AC this turn, ⌈6/2⌉ = 3 from the next
     ("estado Maton -inmovilizado", 8,
-     ["8/8 ready 0", "6/7 ready -1", f"7/2 ready 0 {GRA}", f"5/5 ready -1 {COV}"]),
+     ["8/8 ready 0", "6/7 ready -1", f"7/2 ready -1 {GRA}", f"5/5 ready -1 {COV}"]),
     ("Kira punetazo a Maton", 7,
-     ["6/6 acted -1", "6/7 ready -1", f"7/2 ready 0 {GRA}", f"5/5 ready -1 {COV}"]),
-    # Escapar costs 4: 2 now, 2 next turn
-    ("Maton escapar", 6,
-     ["6/6 acted -1", "6/7 ready -1", f"5/0 done 0 {GRA}", f"5/5 ready -1 {COV}"]),
+     ["6/6 acted -1", "6/7 ready -1", f"7/2 ready -1 {GRA}", f"5/5 ready -1 {COV}"]),
+    # Escapar (4) is never carried (RULES.md §4): with 2 AC he kicks instead, 1 owed
+    ("Maton patada a Kira", 6,
+     ["6/6 acted -1", "6/7 ready -1", f"5/0 done -1 {GRA}", f"5/5 ready -1 {COV}"]),
     ("Rex disparar-armas-largas a Tirador", 6,
-     ["6/6 acted -1", "3/4 acted -2", f"5/0 done 0 {GRA}", f"5/5 ready -1 {COV}"]),
+     ["6/6 acted -1", "3/4 acted -2", f"5/0 done -1 {GRA}", f"5/5 ready -1 {COV}"]),
     # 5 − RD 1 = 4 more boxes: 9 of 3+3+2+2+1 is Incapacitado (−6): no more maneuvers
     ("dano Tirador 5 rd=1", 6,
-     ["6/6 acted -1", "3/4 acted -2", f"5/0 done 0 {GRA}", f"5/0 done -6 {COV}"]),
+     ["6/6 acted -1", "3/4 acted -2", f"5/0 done -1 {GRA}", f"5/0 done -6 {COV}"]),
     ("Kira fin", 3,
-     ["6/0 done -1", "3/4 acted -2", f"5/0 done 0 {GRA}", f"5/0 done -6 {COV}"]),
+     ["6/0 done -1", "3/4 acted -2", f"5/0 done -1 {GRA}", f"5/0 done -6 {COV}"]),
     ("Rex fin", 3,
-     ["6/0 done -1", "3/0 done -2", f"5/0 done 0 {GRA}", f"5/0 done -6 {COV}"]),
+     ["6/0 done -1", "3/0 done -2", f"5/0 done -1 {GRA}", f"5/0 done -6 {COV}"]),
 ]
 
 
@@ -165,17 +169,25 @@ def test_the_burst_carried_over_completes_at_rexs_start_and_counts_its_target(pl
     assert (maton.carried, maton.targets) == (None, ("Kira",))
 
 
-def test_the_fight_ends_with_the_escape_still_owed_and_tirador_incapacitated(played):
+def test_the_fight_ends_with_the_kick_still_owed_and_tirador_incapacitated(played):
     s, _ = played
     f = s.fight
     assert (f.turn, f.turn_over) == (3, True)
     maton = f.find("Matón")
-    assert (maton.carried.label, maton.carried.remaining) == ("Escapar", 2)
+    assert (maton.carried.label, maton.carried.remaining) == ("Patada a Kira", 1)
     assert maton.budget(4) == 3  # Agarrado only: ⌈6/2⌉
     tirador = f.find("Tirador")
     assert (tirador.wounds.marked, tirador.status) == (9, Status.DONE)
     assert f.find("Rex").wounds.penalty == -1
-    assert f.find("Matón").fatigue.marked == 2
+    assert f.find("Matón").fatigue.marked == 4  # 2 from the Agarrón, 2 from melee
+    assert f.find("Kira").fatigue.marked == 2  # melee in turns 1 and 2
+
+
+def test_escapar_short_of_ac_is_refused_not_carried():
+    kick = max(i for i, (line, _, _) in enumerate(SCRIPT) if line == "Maton patada a Kira")
+    s = play(*SETUP, *(line for line, _, _ in SCRIPT[:kick]))
+    assert s.fight.find("Matón").ac == 2
+    refused(s, "Maton escapar", "Escapar")
 
 
 def test_every_line_of_the_fight_undoes_to_the_state_before_it(played):

@@ -19,6 +19,16 @@ DJ's house rules are merged in.  The TOML format is documented at the top of
   computed from `of` when the catalog is built (so a house rule that changes `of`'s
   cost carries over), and they inherit its kind (attack, reaction, talents…).
 - `summary` is the one-line effect shown in the maneuver picker; `notes` the details.
+- The book's limits (RULES.md §4) are flags too: `once_per_turn` (Esquivar Disparos),
+  `no_carry` (Escapar), `while_grappled` / `while_pinned` (what an Agarrado or an
+  Inmovilizado may still do; `grappled_caution` makes it a caution the DJ confirms),
+  `recon` (a Reconocimiento: Sentidos de combate), `melee` (a melee attack, for the
+  fatigue of RULES.md §6: by default the attacks of `MELEE_GROUPS`).
+- `shares`: one book name, two talents (Bloqueo, Golpe en el Aire, Sentidos de
+  combate).  The row whose id is the book's name is one version; rows with `shares =
+  "<that id>"` are the others, and a row `of` it with `shares` is its explicit spelling
+  («bloqueo-artista-marcial»).  `Catalog.resolve` turns the typed name into the
+  version of the combatant's talent; `Catalog.available` lists each version once.
 
 `[[command]]` rows are the book's "maneuvers" the engine runs as commands of their own
 (Quedarse a la Espera → `espera`, Retrasar la Acción → `retrasa`, a free action →
@@ -38,7 +48,7 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
-from attrs import frozen
+from attrs import field, frozen
 
 from .commands import ACTIONS
 from .errors import Refusal
@@ -95,6 +105,27 @@ class Maneuver:
     plus: int = 0
     #: Added or changed by the DJ's house rules.
     house: bool = False
+    #: The book's limits on single maneuvers (RULES.md §4): at most once per turn
+    #: (Esquivar Disparos); never carried into the next turn (Escapar).
+    once_per_turn: bool = False
+    no_carry: bool = False
+    #: A melee attack maneuver: it tires (RULES.md §6 "Melee costs fatigue").  When the
+    #: row does not say, an attack of the melee groups (`MELEE_GROUPS`) is one.
+    melee: bool = False
+    #: A Reconocimiento: what a surprised combatant needs before attacking (RULES.md §4,
+    #: §5; Sentidos de combate is one).
+    recon: bool = False
+    #: Allowed while Agarrado / Inmovilizado (RULES.md §4 "Grappled and pinned"); a
+    #: grappled combatant may also react and spend on free actions.  `grappled_caution`:
+    #: allowed while grappled only after the DJ confirms it (Puñetazo: "solo si le
+    #: agarran por las piernas").
+    while_grappled: bool = False
+    while_pinned: bool = False
+    grappled_caution: str = ""
+    #: One book name, two talents (RULES.md §4): the id of the row whose name this row
+    #: shares («bloqueo»).  Typing that id resolves to the version the combatant has
+    #: the talent for (`Catalog.resolve`).
+    shares: str = ""
 
     def refusal(self, combatant: Combatant) -> str | None:
         """None if `combatant` may do this maneuver, else why not (a missing talent)."""
@@ -159,6 +190,19 @@ class Catalog:
     rules: str
     maneuvers: tuple[Maneuver, ...]
     commands: tuple[BookCommand, ...] = ()
+    #: Book names two talents share: id → (its versions, the explicit id of that row).
+    #: Worked out once (`versions` is asked for every maneuver of every combatant).
+    _shared: dict[str, tuple[tuple[Maneuver, ...], str]] = field(
+        init=False, eq=False, repr=False, factory=dict)
+
+    def __attrs_post_init__(self) -> None:
+        for maneuver in self.maneuvers:
+            others = tuple(m for m in self.maneuvers
+                           if m.shares == maneuver.id and m.of != maneuver.id)
+            if others:
+                explicit = next((m.id for m in self.maneuvers
+                                 if m.shares == maneuver.id and m.of == maneuver.id), maneuver.id)
+                self._shared[maneuver.id] = ((maneuver, *others), explicit)
 
     def get(self, maneuver_id: str) -> Maneuver:
         for maneuver in self.maneuvers:
@@ -181,20 +225,84 @@ class Catalog:
             raise Refusal(f"«{word}» es ambiguo: {names}{more}")
         return None
 
+    def versions(self, maneuver: Maneuver) -> tuple[Maneuver, ...]:
+        """The maneuvers a book name shared by two talents stands for (RULES.md §4 "One
+        book name, two talents"): `maneuver` itself and the rows that share its name
+        (`shares`), leaving out the explicit spellings of `maneuver` itself (a row `of`
+        it, such as «bloqueo-artista-marcial»).  Empty when the name is not shared."""
+        shared = self._shared.get(maneuver.id)
+        return shared[0] if shared is not None else ()
+
+    def _fitting(self, maneuver: Maneuver, combatant: Combatant) -> tuple[Maneuver, ...]:
+        return tuple(m for m in self.versions(maneuver) if m.refusal(combatant) is None)
+
+    def _spelling(self, maneuver: Maneuver) -> str:
+        """The id that names `maneuver` alone: its explicit spelling when its own id is
+        a shared book name («bloqueo» → «bloqueo-artista-marcial»)."""
+        shared = self._shared.get(maneuver.id)
+        return shared[1] if shared is not None else maneuver.id
+
+    def resolve(self, maneuver_id: str, combatant: Combatant | None) -> Maneuver:
+        """The maneuver `combatant` does when it types `maneuver_id` (RULES.md §4 "One
+        book name, two talents"): a shared book name is the version of the talent it
+        has; with both talents, `Refusal` listing the ids of each; with neither, the
+        book's row (whose talent refusal then names its talent)."""
+        maneuver = self.get(maneuver_id)
+        if combatant is None:
+            return maneuver
+        fitting = self._fitting(maneuver, combatant)
+        if len(fitting) == 1:
+            return fitting[0]
+        if len(fitting) > 1:
+            each = " o ".join(
+                f"«{self._spelling(m)}» ({', '.join(TALENT_ES.get(t, t) for t in m.talents)})"
+                for m in fitting
+            )
+            many = ("dos maniobras", "los dos talentos") if len(fitting) == 2 else (
+                f"{len(fitting)} maniobras", "los talentos de todas")
+            raise Refusal(
+                f"«{maneuver.id}» es en el libro el nombre de {many[0]} y {combatant.name}"
+                f" tiene {many[1]}: usa {each}"
+            )
+        return maneuver
+
     def available(self, combatant: Combatant) -> tuple[Maneuver, ...]:
-        """The maneuvers `combatant` may do: those whose talents it has."""
-        return tuple(m for m in self.maneuvers if m.refusal(combatant) is None)
+        """The maneuvers `combatant` may do: those whose talents it has, each once: a
+        book name shared by two talents stands for the version it has, and when it has
+        both, the explicit ids are listed instead of the shared name (`resolve`)."""
+        out = []
+        for m in self.maneuvers:
+            if m.refusal(combatant) is not None:
+                continue
+            if len(self._fitting(m, combatant)) > 1:
+                continue  # the shared name is ambiguous for it: its spellings are listed
+            if m.shares and m.of == m.shares and m.shares in self._shared:
+                if len(self._fitting(self._shared[m.shares][0][0], combatant)) <= 1:
+                    continue  # the explicit spelling of what the shared name does
+            out.append(m)
+        return tuple(out)
 
 
 # ---------------------------------------------------------------- checking the TOML rows
 
-_BOOLS = ("attack", "reaction", "moves", "aim")
-_TEXTS = ("name", "summary", "notes", "group")
+_BOOLS = ("attack", "reaction", "moves", "aim", "once_per_turn", "no_carry", "melee", "recon",
+          "while_grappled", "while_pinned")
+_TEXTS = ("name", "summary", "notes", "group", "grappled_caution")
 #: Every key a [[maneuver]] row may have.
 MANEUVER_KEYS = (
     "id", "name", "cost", "attack", "reaction", "talents", "talent_costs", "variable",
     "moves", "aim", "aliases", "summary", "notes", "group", "of", "plus",
+    "once_per_turn", "no_carry", "melee", "recon", "while_grappled", "while_pinned",
+    "grappled_caution", "shares",
 )
+#: What a derived row (`of`) takes from the row it is built on unless it says otherwise.
+INHERITED = (
+    "attack", "reaction", "variable", "moves", "aim", "group", "once_per_turn", "no_carry",
+    "melee", "recon", "while_grappled", "while_pinned", "grappled_caution",
+)
+#: The groups whose attacks are melee attacks when a row does not say (`melee`): the
+#: book's "Maniobras Cuerpo a Cuerpo", Artista Marcial and Maestro de Esgrima (folded).
+MELEE_GROUPS = frozenset({"cuerpo a cuerpo", "artista marcial", "maestro de esgrima"})
 #: Keys an [override.ID] table may change.
 OVERRIDE_KEYS = tuple(k for k in MANEUVER_KEYS if k not in ("id", "of"))
 COMMAND_KEYS = ("id", "name", "keyword", "summary", "notes", "group")
@@ -282,7 +390,7 @@ def _check_fields(check: _Checker, row: Mapping[str, Any], allowed: Iterable[str
     for key, value in row.items():
         if key not in allowed:
             raise check.fail(key, f"clave desconocida (se admiten: {', '.join(allowed)})")
-        if key == "id" or key == "of":
+        if key in ("id", "of", "shares"):
             out[key] = check.ident_word(key, value)
         elif key in _TEXTS:
             out[key] = check.text(key, value, empty=key != "name")
@@ -353,6 +461,24 @@ def _tables(value: Any, where: str, key: str) -> list:
     return value
 
 
+def _check_limits(check: _Checker, fields: dict[str, Any], by_id: Mapping[str, Any]) -> None:
+    """The fields that only make sense together (checked once a row is complete, so an
+    override and the book's row are checked as one)."""
+    if fields.get("grappled_caution") and not fields.get("while_grappled"):
+        raise check.fail("grappled_caution", "solo tiene sentido junto a «while_grappled = true»")
+    shared = fields.get("shares")
+    if shared:
+        if shared == fields["id"]:
+            raise check.fail("shares", "una maniobra no comparte nombre consigo misma")
+        if shared not in by_id:
+            raise check.fail("shares", f"no existe la maniobra «{shared}»")
+        if by_id[shared].get("shares"):
+            raise check.fail("shares", f"«{shared}» ya comparte el nombre de «{by_id[shared]['shares']}»:"
+                             " usa ese id")
+        if not fields.get("talents"):
+            raise check.fail("shares", "solo las maniobras de talento comparten nombre (falta «talents»)")
+
+
 def _resolve(rows: list[dict[str, Any]], where: str) -> tuple[Maneuver, ...]:
     """Maneuvers from checked rows: derived rows (`of`) resolved, names unique."""
     by_id: dict[str, dict[str, Any]] = {}
@@ -387,8 +513,12 @@ def _resolve(rows: list[dict[str, Any]], where: str) -> tuple[Maneuver, ...]:
                 of=base.id,
                 plus=plus,
             )
-            for key in ("attack", "reaction", "variable", "moves", "aim", "group"):
+            for key in INHERITED:
                 fields.setdefault(key, getattr(base, key))
+        fields.setdefault(
+            "melee", bool(fields.get("attack")) and fold(fields.get("group", "")) in MELEE_GROUPS
+        )
+        _check_limits(_Checker(where, "maniobra", ident), fields, by_id)
         maneuver = Maneuver(**fields)
         done[ident] = maneuver
         return maneuver

@@ -20,10 +20,9 @@ import random
 from collections.abc import Callable
 from itertools import pairwise
 
-from attrs import evolve
 
 from .errors import Refusal
-from .model import Combatant, Fight, Log, LogKind, Status, Window
+from .model import Combatant, Fight, Log, LogKind, Status, Window, evolve
 from .queries import order_key, queue, tie_reason
 from .spending import complete_carried
 

@@ -5,13 +5,12 @@ renaming the fight (`cmd.Rename`) and house rules (`cmd.HouseRules`).
 
 from __future__ import annotations
 
-from attrs import evolve
 
 from . import commands as cmd
 from .catalog import catalog, catalog_for
 from .countdown import get_combatant, require_started
 from .errors import Refusal
-from .model import Fight, LogKind, Status
+from .model import Fight, LogKind, Status, evolve
 
 def _swap(fight: Fight, command: cmd.Swap) -> Fight:
     a, b = get_combatant(fight, command.first), get_combatant(fight, command.second)

@@ -205,24 +205,25 @@ def _checker(cls: type):
     if checker is not None:
         return checker
     attrs.resolve_types(cls)
-    body = ["def check(o):"]
+    body = ["def check(o, p=None):"]
     children: dict[str, type] = {}
     for f in attrs.fields(cls):
         kind, text, name = f.type, str(f.type), f.name
+        block: list[str] = []
         if kind is int or text == "int | None":
             low, high = BOUNDS.get(name, DEFAULT_BOUNDS)
-            body.append(f"    v = o.{name}")
+            block.append(f"v = o.{name}")
             test = f"not {low} <= v <= {high}"
-            body.append(f"    if {'v is not None and ' if kind is not int else ''}{test}:")
-            body.append(f"        return ({name!r}, v, {low}, {high})")
+            block.append(f"if {'v is not None and ' if kind is not int else ''}{test}:")
+            block.append(f"    return ({name!r}, v, {low}, {high})")
         elif kind is str or text == "str | None":
-            body.append(f"    v = o.{name}")
-            body.append(f"    if {'v is not None and ' if kind is not str else ''}not v.isprintable():")
-            body.append(f"        return ({name!r}, v)")
+            block.append(f"v = o.{name}")
+            block.append(f"if {'v is not None and ' if kind is not str else ''}not v.isprintable():")
+            block.append(f"    return ({name!r}, v)")
         elif text == "tuple[str, ...]":
-            body.append(f"    for v in o.{name}:")
-            body.append("        if not v.isprintable():")
-            body.append(f"            return ({name!r}, v)")
+            block.append(f"for v in o.{name}:")
+            block.append("    if not v.isprintable():")
+            block.append(f"        return ({name!r}, v)")
         else:
             inner = typing.get_args(kind)
             child = next((t for t in (kind, *inner) if isinstance(t, type) and attrs.has(t)), None)
@@ -230,14 +231,18 @@ def _checker(cls: type):
                 continue
             children[name] = child
             many = typing.get_origin(kind) is tuple
-            body.append(f"    for v in o.{name}:" if many else f"    v = o.{name}")
-            pad = "        " if many else "    "
+            block.append(f"for v in o.{name}:" if many else f"v = o.{name}")
+            pad = "    " if many else ""
             if not many:
-                body.append("    if v is not None:")
-                pad = "        "
-            body.append(f"{pad}found = _{name}(v)")
-            body.append(f"{pad}if found is not None:")
-            body.append(f"{pad}    return found")
+                block.append("if v is not None:")
+                pad = "    "
+            block.append(f"{pad}found = _{name}(v)")
+            block.append(f"{pad}if found is not None:")
+            block.append(f"{pad}    return found")
+        # Against `p`, the same combatant before the command: what it still shares
+        # with it was checked then (a new turn copies 200 combatants, changing few fields).
+        body.append(f"    if p is None or o.{name} is not p.{name}:")
+        body.extend("        " + line for line in block)
     body.append("    return None")
     scope: dict[str, object] = {f"_{name}": _checker(child) for name, child in children.items()}
     exec("\n".join(body), scope)  # noqa: S102 - generated from attrs fields, no input
@@ -245,8 +250,8 @@ def _checker(cls: type):
     return checker
 
 
-def _check_value(obj: object, who: str) -> None:
-    found = _checker(type(obj))(obj)
+def _check_value(obj: object, who: str, before: object | None = None) -> None:
+    found = _checker(type(obj))(obj, before)
     if found is None:
         return
     if len(found) == 4:
@@ -278,10 +283,14 @@ def check_state(after: object, before: object | None = None) -> None:
         if trouble is not None:
             raise Refusal(f"El nombre del combate «{shown(name)}» {trouble}")
     old = {id(c) for c in getattr(before, "combatants", ())}
+    find = getattr(before, "find", None)
     for combatant in getattr(after, "combatants"):
         if id(combatant) not in old:
+            # The same combatant before the command: the values it still shares with
+            # it (the same objects) were checked when they were made.
+            was = find(combatant.name) if find is not None else None
             _check_value(combatant, combatant.name if combatant.name.isprintable()
-                         else shown(combatant.name))
+                         else shown(combatant.name), was)
     before_log = len(getattr(before, "log", ()))
     log = getattr(after, "log")
     for entry in log[before_log:] if len(log) >= before_log else log:

@@ -7,16 +7,19 @@ Liderazgo's degree of success, and the reminders the book ties to a maneuver (mo
 charges, leaving a duel, shooting from a mount).  The spending itself is in
 `spending.py`.  The checks of a reaction and of an interruption are public
 (`check_react`, `check_reaction_fits`, `check_interrupt`): `options` asks them too.
+`chosen_maneuver` is the one place a typed maneuver id becomes a catalog row (a book
+name shared by two talents resolved by the combatant's talent, RULES.md §4).
 """
 
 from __future__ import annotations
 
 from . import commands as cmd
 from .catalog import Maneuver, catalog_for
-from .countdown import get_combatant, require_started, settle
+from .countdown import get_combatant, require_started
 from .errors import Refusal
 from .model import Combatant, Fight, LogKind, Status
 from .spending import (
+    BLOCKS,
     LEADERSHIP,
     LEAVE_DUEL,
     check_can_maneuver,
@@ -46,6 +49,28 @@ def _waited_for(fight: Fight, c: Combatant) -> tuple:
     return ()
 
 
+def chosen_maneuver(fight: Fight, command: cmd.Perform) -> Maneuver | None:
+    """The catalog maneuver `command` does (None: a free action), or `Refusal`.
+
+    The one place where a book name shared by two talents is resolved (RULES.md §4
+    "One book name, two talents"): `bloqueo` typed by a Maestro de Esgrima is his
+    Bloqueo; with both talents it is refused, listing the two ids (`Catalog.resolve`).
+    `rules.apply` asks it too (`is_reaction`), so the reaction window sees the same
+    maneuver the handler does."""
+    if command.maneuver is None:
+        return None
+    return catalog_for(fight).resolve(command.maneuver, fight.find(command.name))
+
+
+def is_reaction(fight: Fight, command: cmd.Perform) -> bool:
+    """Whether `command` is a reaction (declared outside one's moment, RULES.md §3)."""
+    try:
+        maneuver = chosen_maneuver(fight, command)
+    except Refusal:
+        return False  # the handler refuses it
+    return maneuver is not None and maneuver.reaction
+
+
 def _perform(fight: Fight, command: cmd.Perform, *, interrupt: bool = False) -> Fight:
     require_started(fight)
     c = get_combatant(fight, command.name)
@@ -56,7 +81,7 @@ def _perform(fight: Fight, command: cmd.Perform, *, interrupt: bool = False) -> 
         cost = command.amount
         label = command.text or "Otra acción"
     else:
-        maneuver = catalog_for(fight).get(command.maneuver)
+        maneuver = chosen_maneuver(fight, command)
         refusal = maneuver.refusal(c)  # talent-only maneuvers (RULES.md §4)
         if refusal is not None:
             raise Refusal(refusal)
@@ -68,19 +93,18 @@ def _perform(fight: Fight, command: cmd.Perform, *, interrupt: bool = False) -> 
     if target is not None:
         label = f"{label} a {target}"
     if maneuver is not None and maneuver.reaction and not interrupt:
-        return settle(_react(fight, c, maneuver, cost, label, target))
+        return _react(fight, c, maneuver, cost, label, target)
     in_turn(fight, c, label)
     if c.status is Status.WAITING and not interrupt:
         interrupt = True
-    if maneuver is not None:
-        check_maneuver_rules(fight, c, maneuver, cost)
+    check_maneuver_rules(fight, c, maneuver, cost)  # a free action too: pinned (RULES.md §4)
     if interrupt:
         fight = fight.note(f"{c.name} interrumpe: {c.trigger or 'lo que esperaba'}",
                            kind=LogKind.ACTION, about=[c.name, *_waited_for(fight, c)],
                            free=c.trigger)
     fight = _maneuver_notes(fight, c, maneuver)
-    return settle(spend_ac(fight, c, cost, label, maneuver=maneuver, target=target,
-                          degree=command.degree))
+    return spend_ac(fight, c, cost, label, maneuver=maneuver, target=target,
+                    degree=command.degree)
 
 
 def _check_target(
@@ -90,7 +114,9 @@ def _check_target(
     if name is None:
         return None
     label = maneuver.name if maneuver is not None else "Otra acción"
-    if maneuver is None or not maneuver.attack:
+    # A block names the attacker it blocked (spending.BLOCKS), an attack or not (the
+    # Maestro de Esgrima's Bloqueo is a reaction, not an attack maneuver: RULES.md §4).
+    if maneuver is None or not (maneuver.attack or maneuver.id in BLOCKS):
         raise Refusal(f"{label} no es una maniobra de ataque: no lleva blanco («a NOMBRE»)")
     target = fight.find(name)
     if target is None:

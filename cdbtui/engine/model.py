@@ -16,9 +16,36 @@ from enum import StrEnum
 from functools import lru_cache
 from itertools import chain, islice
 
-from attrs import evolve, field, frozen
+import attrs
+from attrs import field, frozen
 
 from .text import fold
+
+
+def evolve(inst, **changes):
+    """`attrs.evolve`, fast for the two values every command copies (`Combatant`,
+    `Fight`): a command changes a few fields of objects of 20 and 40 fields, and
+    `attrs.evolve` re-runs the whole `__init__` (it costs a new turn of 200 combatants
+    milliseconds).  Those two classes keep their fields in `__dict__` (no converters,
+    validators or setattr hooks), so the copy is the old dict updated; any other
+    class goes to `attrs.evolve`."""
+    fields = _FAST.get(type(inst))
+    if fields is None:
+        return attrs.evolve(inst, **changes)
+    if not changes.keys() <= fields:
+        raise TypeError(f"{type(inst).__name__} has no field {sorted(changes.keys() - fields)[0]!r}")
+    new = object.__new__(type(inst))
+    values = new.__dict__
+    values.update(inst.__dict__)
+    values.update(changes)
+    if "_attrs_cached_hash" in values:
+        values["_attrs_cached_hash"] = None
+    return new
+
+
+#: The classes `evolve` copies by their `__dict__`, with their field names (filled in
+#: below, once the classes exist).
+_FAST: dict[type, frozenset[str]] = {}
 
 #: Wound categories (RULES.md §6), in the order their boxes fill, with the total
 #: penalty a combatant suffers once a box of that category is marked.
@@ -178,7 +205,7 @@ class Track:
         return 0 if category is None else TRACK_PENALTIES[category]
 
 
-@frozen(cache_hash=True)
+@frozen(cache_hash=True, slots=False)
 class Combatant:
     """One column of the sheet: a character's sheet data and its place in the countdown."""
 
@@ -602,21 +629,49 @@ class Log(tuple):
 
 #: Rosters indexed by folded name, by the identity of the roster tuple (which it
 #: holds on to, so the identity can't be reused while the entry lives).
-_INDEXES: dict[int, tuple[tuple[Combatant, ...], dict[str, Combatant]]] = {}
+_INDEXES: dict[int, tuple[tuple[Combatant, ...], dict[str, Combatant], dict[str, int]]] = {}
+
+
+def _index(combatants: tuple[Combatant, ...]) -> tuple[dict[str, Combatant], dict[str, int]]:
+    """The roster by folded name, and each name's position.  States are immutable and
+    one command looks the same roster up many times: it is indexed once, not searched
+    each time (keyed by identity: hashing 200 combatants would cost more than
+    searching them)."""
+    known = _INDEXES.get(id(combatants))
+    if known is not None and known[0] is combatants:
+        return known[1], known[2]
+    if len(_INDEXES) >= 64:
+        _INDEXES.clear()
+    keys = [c.key for c in combatants]
+    index = dict(zip(keys, combatants))
+    positions = {key: position for position, key in enumerate(keys)}
+    _INDEXES[id(combatants)] = (combatants, index, positions)
+    return index, positions
 
 
 def _by_key(combatants: tuple[Combatant, ...]) -> dict[str, Combatant]:
-    """The roster by folded name.  States are immutable and one command looks the
-    same roster up many times: it is indexed once, not searched each time (keyed by
-    identity: hashing 200 combatants would cost more than searching them)."""
-    known = _INDEXES.get(id(combatants))
-    if known is not None and known[0] is combatants:
-        return known[1]
+    return _index(combatants)[0]
+
+
+def _replaced(combatants: tuple[Combatant, ...], changed: tuple[Combatant, ...]) -> tuple[Combatant, ...]:
+    """`combatants` with `changed` swapped in by name; the new roster's index is made
+    from the old one (a command changes a few combatants of many)."""
+    index, positions = _index(combatants)
+    items = list(combatants)
+    updates = {}
+    for c in changed:
+        key = c.key
+        position = positions.get(key)
+        if position is not None:
+            items[position] = c
+            updates[key] = c
+    if not updates:
+        return combatants
+    result = tuple(items)
     if len(_INDEXES) >= 64:
         _INDEXES.clear()
-    index = {c.key: c for c in combatants}
-    _INDEXES[id(combatants)] = (combatants, index)
-    return index
+    _INDEXES[id(result)] = (result, {**index, **updates}, positions)
+    return result
 
 
 @frozen
@@ -635,7 +690,7 @@ class Window:
     before: tuple[Combatant, ...] = ()
 
 
-@frozen
+@frozen(slots=False)
 class Fight:
     """A whole encounter: the roster, the countdown, the log and the RNG position."""
 
@@ -674,11 +729,9 @@ class Fight:
 
     def replace(self, *changed: Combatant) -> Fight:
         """The fight with these combatants (matched by name) swapped in."""
-        by_key = {c.key: c for c in changed}
-        return evolve(
-            self,
-            combatants=tuple(by_key.get(c.key, c) for c in self.combatants),
-        )
+        if not changed:
+            return self
+        return evolve(self, combatants=_replaced(self.combatants, changed))
 
     def note(
         self,
@@ -760,3 +813,8 @@ class Fight:
         return all(
             c.status in (Status.DONE, Status.OUT) or c.key in mounts for c in self.in_play
         )
+
+
+for _cls in (Combatant, Fight):
+    assert not any(f.converter or f.validator or f.on_setattr for f in attrs.fields(_cls)), _cls
+    _FAST[_cls] = frozenset(f.name for f in attrs.fields(_cls))

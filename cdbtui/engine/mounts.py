@@ -10,12 +10,11 @@ maneuvers (`maneuvers._maneuver_notes`).
 
 from __future__ import annotations
 
-from attrs import evolve
 
 from . import commands as cmd
 from .countdown import get_combatant, settle
 from .errors import Refusal
-from .model import ACTIVE, FOLLOWING, MOUNTED, Combatant, Fight, LogKind, Role, Status
+from .model import ACTIVE, FOLLOWING, MOUNTED, Combatant, Fight, LogKind, Role, Status, evolve
 from .queries import is_out
 
 # Decisions where the book is silent:

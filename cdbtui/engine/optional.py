@@ -9,12 +9,11 @@ de Masas", called by `conditions._damage`).
 
 from __future__ import annotations
 
-from attrs import evolve
 
 from . import commands as cmd
 from .countdown import get_combatant, place, require_started, settle
 from .errors import Refusal
-from .model import DUEL, NO_MEMBERS, Combatant, Fight, LogKind, Status
+from .model import DUEL, NO_MEMBERS, Combatant, Fight, LogKind, Status, evolve
 from .mounts import refuse_mount
 from .queries import is_incapacitated
 from .spending import LEADERSHIP, LEAVE_DUEL

@@ -181,10 +181,9 @@ def judge(
     refused = _verdict(in_turn, fight, c, label)
     if not refused:
         return option(Can.NOT_NOW, refused, missing)
-    if maneuver is not None:
-        refused = _verdict(check_maneuver_rules, fight, c, maneuver, judged)
-        if not refused:
-            return option(Can.NO, refused)
+    refused = _verdict(check_maneuver_rules, fight, c, maneuver, judged)
+    if not refused:  # free actions too: a pinned combatant may only Escapar
+        return option(Can.NO, refused)
     short = _verdict(check_mount_spend, fight, c, judged, label)
     if not short:
         return option(Can.SHORT, short, missing)
@@ -199,7 +198,8 @@ def spend(fight: Fight, name: str, amount: int) -> ManeuverOption:
 def maneuver_option(fight: Fight, name: str, maneuver_id: str) -> ManeuverOption:
     """Whether `name` can do the catalog maneuver `maneuver_id` now."""
     c = get_combatant(fight, name)
-    maneuver = catalog_for(fight).get(maneuver_id)  # Refusal: not in this catalog
+    # Refusal: not in this catalog, or a shared book name with both talents.
+    maneuver = catalog_for(fight).resolve(maneuver_id, c)
     return judge(fight, c, maneuver)
 
 

@@ -9,6 +9,7 @@ cannot be understood raises `Refusal` with one Spanish line; nothing else escape
 from __future__ import annotations
 
 import shlex
+from functools import lru_cache
 
 from . import commands as cmd
 from .commands import ACTIONS, KEYWORDS, TARGET_WORDS
@@ -119,13 +120,24 @@ def number(token: str, what: str) -> int:
     return value
 
 
-def _words_match(name_words: list[str], typed: list[str]) -> bool:
+def _words_match(name_words: tuple[str, ...], typed: list[str]) -> bool:
     """Whether the typed words are prefixes of consecutive words of a name."""
     size = len(typed)
     return any(
         all(word.startswith(t) for word, t in zip(name_words[i:i + size], typed))
         for i in range(len(name_words) - size + 1)
     )
+
+
+@lru_cache(maxsize=64)
+def _names(names: tuple[str, ...]) -> tuple[dict[str, str], tuple[tuple[str, tuple[str, ...]], ...]]:
+    """A roster's names folded once: folded name → name, and each name's folded words
+    (every command line looks a name up; a roster changes far less often)."""
+    folded = [fold(name) for name in names]
+    exact: dict[str, str] = {}
+    for key, name in zip(folded, names):
+        exact.setdefault(key, name)  # «Iñigo» and «Inigo»: the first on the roster
+    return exact, tuple(zip(names, (tuple(f.split()) for f in folded)))
 
 
 def take_name(fight: Fight, tokens: list[str]) -> tuple[Combatant, list[str]]:
@@ -137,23 +149,22 @@ def take_name(fight: Fight, tokens: list[str]) -> tuple[Combatant, list[str]]:
     longest match is refused, listing them."""
     if not tokens or not tokens[0].strip():
         raise Refusal("Falta el nombre de un combatiente")
+    exact, words = _names(tuple(c.name for c in fight.combatants))
     longest = min(len(tokens), NAME_WORDS)
     for size in range(longest, 0, -1):
-        candidate = fold(" ".join(tokens[:size]))
-        for c in fight.combatants:
-            if fold(c.name) == candidate:
-                return c, tokens[size:]
-    names = [(c, fold(c.name).split()) for c in fight.combatants]
+        name = exact.get(fold(" ".join(tokens[:size])))
+        if name is not None:
+            return fight.find(name), tokens[size:]
     for size in range(longest, 0, -1):
         typed = fold(" ".join(tokens[:size])).split()
         if not typed or len(typed) != size:
             continue
-        matches = [c for c, words in names if _words_match(words, typed)]
+        matches = [name for name, split in words if _words_match(split, typed)]
         if len(matches) == 1:
-            return matches[0], tokens[size:]
+            return fight.find(matches[0]), tokens[size:]
         if matches:
             shown = " ".join(tokens[:size])
-            raise Refusal(f"«{shown}» es ambiguo: {', '.join(c.name for c in matches)}")
+            raise Refusal(f"«{shown}» es ambiguo: {', '.join(matches)}")
     raise Refusal(f"No hay nadie llamado «{tokens[0]}» en este combate")
 
 

@@ -23,8 +23,25 @@ def order_key(combatant: Combatant, roster_position: int) -> tuple:
     )
 
 
+#: The last states' queues, by the identity of the state (which it holds on to, so
+#: that the identity is not reused while the entry lives): one command asks the same
+#: state's queue several times (settling, the ties, the turn's end).
+_QUEUES: dict[int, tuple[Fight, tuple[Combatant, ...]]] = {}
+
+
 def queue(fight: Fight) -> tuple[Combatant, ...]:
     """Who acts at the current moment, in order; holders who chose to act go last."""
+    known = _QUEUES.get(id(fight))
+    if known is not None and known[0] is fight:
+        return known[1]
+    line = _queue(fight)
+    if len(_QUEUES) >= 16:
+        _QUEUES.clear()
+    _QUEUES[id(fight)] = (fight, line)
+    return line
+
+
+def _queue(fight: Fight) -> tuple[Combatant, ...]:
     if not fight.started or fight.moment is None:
         return ()
     if fight.quick:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from attrs import evolve
 
 from . import commands as cmd
 from . import conditions, extras, maneuvers, mounts, optional, setting_up, turn
@@ -34,7 +33,7 @@ from .countdown import open_window, settle, window_base
 from .errors import Refusal
 from .limits import check_state
 from .maneuvers import MOUNTED_CHARGE, RANGED_GROUP
-from .model import Fight, LogKind
+from .model import Fight, LogKind, evolve
 from .mounts import sync_mounts
 from .optional import DUELIST
 from .queries import is_incapacitated, is_out, order_key, queue, tie_reason

@@ -29,11 +29,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from attrs import define, evolve, frozen
+from attrs import define, frozen
 
 from . import commands as cmd
 from .errors import Refusal
-from .model import Fight, Log
+from .model import Fight, Log, evolve
 from .parser import parse
 from .rules import apply, new_fight
 
@@ -564,7 +564,11 @@ class Session:
             after = self._applied(command)
         except Refusal:
             return []
-        return [entry.text for entry in after.log[len(self.fight.log):] if entry.warning]
+        # In the reaction window the command is applied before the advance that
+        # followed the last action (RULES.md §3): its entries start there.
+        window = self.fight.window
+        start = len(self.fight.log) if window is None else min(window.log, len(self.fight.log))
+        return [entry.text for entry in after.log[start:] if entry.warning]
 
     def _applied(self, command: cmd.Command) -> Fight:
         """`apply(self.fight, command)`, reusing the last preview of the same command."""

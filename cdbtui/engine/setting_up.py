@@ -2,31 +2,60 @@
 `cmd.Roll` (one by one or as a group), `cmd.Surprise` and `cmd.Begin`.
 
 Placing a combatant at its start moment is `countdown._place`; the first turn starts
-with `turn._start_turn`.
+with `turn._start_turn`.  `alta … copias=N` adds N combatants at once, all or none.
+Handlers return the state their command makes; `rules.apply` settles the countdown.
 """
 
 from __future__ import annotations
 
-from attrs import evolve
 
 from . import commands as cmd
 from .conditions import set_condition
-from .countdown import get_combatant, place, roll_die, settle
+from .countdown import get_combatant, place, roll_die
 from .errors import Refusal
 from .limits import STAT, check_name, check_text
-from .model import SURPRISED, Combatant, Fight, LogKind, Track, mention_of
+from .model import SURPRISED, Combatant, Fight, LogKind, Track, mention_of, evolve
 from .mounts import refuse_mount, unmounted
 from .spending import end_duel
 from .text import fold
 from .turn import start_turn
 
+#: How many copies `alta NAME … copias=N` makes: «NAME 1» … «NAME N».  One copy is
+#: refused (for one combatant, leave copias= out); more than 50 is a typing slip.
+COPIES = (2, 50)
+
+
+def _copy_names(fight: Fight, name: str, command: cmd.Add) -> list[str]:
+    """The names `command` adds: `name`, or «NAME 1» … «NAME N» with copias=N; a
+    clash with anyone already in the fight refuses the whole command."""
+    if not command.copies:
+        if fight.find(name) is not None:
+            raise Refusal(f"Ya hay un combatiente llamado «{fight.find(name).name}»")
+        return [name]
+    low, high = COPIES
+    if not low <= command.copies <= high:
+        hint = ": para uno solo, quita copias=" if command.copies == 1 else ""
+        raise Refusal(f"copias= entre {low} y {high} (pedido: {command.copies}){hint}")
+    if command.start is not None:
+        raise Refusal("copias= no lleva momento=: cada copia tira o escribe su momento"
+                      " («tirar», «momento NOMBRE N») o todas a la vez con «tirar juntos»")
+    names = [check_name(f"{name} {number}") for number in range(1, command.copies + 1)]
+    taken = [fight.find(n).name for n in names if fight.find(n) is not None]
+    if taken:
+        raise Refusal(f"Ya hay {'un combatiente llamado' if len(taken) == 1 else 'combatientes llamados'}"
+                      f" {', '.join(f'«{n}»' for n in taken)}: no se ha añadido ninguna copia"
+                      f" (elige otro nombre)")
+    return names
+
+
 def _add(fight: Fight, command: cmd.Add) -> Fight:
+    """`alta`: one combatant, or with copias=N N of them with the same stats, each its
+    own column and its own log line (so each one's mention hides it while hidden)."""
     name = check_name(command.name)
     clash = next((w for w in fold(name).split() if w in cmd.RESERVED), None)
     if clash is not None:
         raise Refusal(f"«{name}» contiene «{clash}», una palabra de órdenes: elige otro nombre")
-    if fight.find(name) is not None:
-        raise Refusal(f"Ya hay un combatiente llamado «{fight.find(name).name}»")
+    names = _copy_names(fight, name, command)
     if not 1 <= command.ac <= 99:
         raise Refusal(f"Las AC por turno deben estar entre 1 y 99 (pedido: {command.ac})")
     for key, value in (("ini", command.ini), ("agi", command.agi), ("ate", command.ate),
@@ -46,33 +75,36 @@ def _add(fight: Fight, command: cmd.Add) -> Fight:
         raise Refusal("aguante= es el daño que inutiliza a un miembro de una Horda: va con miembros=N")
     if not 1 <= command.toughness <= 99:
         raise Refusal(f"aguante= entre 1 y 99 (pedido: {command.toughness})")
-    combatant = Combatant(
-        name=name,
-        ac_per_turn=command.ac,
-        side=side,
-        ini=command.ini,
-        agi=command.agi,
-        ate=command.ate,
-        skill=command.skill,
-        mov=command.mov,
-        talents=command.talents,
-        hidden=command.hidden,
-        private=command.private,
-        wounds=Track(command.wounds) if command.wounds else Track(),
-        fatigue=Track(command.wounds) if command.wounds else Track(),
-        members=command.members,
-        toughness=command.toughness,
-    )
-    fight = evolve(fight, combatants=(*fight.combatants, combatant))
     group = ""
     if command.members:
         group = (f", grupo de {command.members}: una columna, una tirada; cada {command.toughness}"
                  " de daño inutiliza a un miembro")
-    fight = fight.note(f"Alta de {name} ({command.side.upper() if command.side in ('pj', 'pnj') else command.side}, {command.ac} AC{group})",
-                       kind=LogKind.SETUP, about=[name])
-    if command.start is not None:
-        fight = place(fight, combatant, command.start)
-    return settle(fight)
+    shown_side = command.side.upper() if command.side in ('pj', 'pnj') else command.side
+    for number, each in enumerate(names, 1):
+        combatant = Combatant(
+            name=each,
+            ac_per_turn=command.ac,
+            side=side,
+            ini=command.ini,
+            agi=command.agi,
+            ate=command.ate,
+            skill=command.skill,
+            mov=command.mov,
+            talents=command.talents,
+            hidden=command.hidden,
+            private=command.private,
+            wounds=Track(command.wounds) if command.wounds else Track(),
+            fatigue=Track(command.wounds) if command.wounds else Track(),
+            members=command.members,
+            toughness=command.toughness,
+        )
+        fight = evolve(fight, combatants=(*fight.combatants, combatant))
+        copy = f", copia {number} de {len(names)}" if command.copies else ""
+        fight = fight.note(f"Alta de {each} ({shown_side}, {command.ac} AC{group}{copy})",
+                           kind=LogKind.SETUP, about=[each])
+        if command.start is not None:
+            fight = place(fight, combatant, command.start)
+    return fight
 
 
 def _remove(fight: Fight, command: cmd.Remove) -> Fight:
@@ -84,7 +116,7 @@ def _remove(fight: Fight, command: cmd.Remove) -> Fight:
         fight = fight.replace(unmounted(rider)).note(f"{rider.name} se queda sin montura",
                                                       kind=LogKind.CONDITION, about=[rider.name])
     fight = evolve(fight, combatants=tuple(x for x in fight.combatants if x.key != c.key))
-    return settle(fight.note(f"Baja de {c.name}", kind=LogKind.SETUP, about=[mention_of(c)]))
+    return fight.note(f"Baja de {c.name}", kind=LogKind.SETUP, about=[mention_of(c)])
 
 
 def _check_start_allowed(fight: Fight, c: Combatant) -> None:
@@ -108,8 +140,8 @@ def _set_start(fight: Fight, command: cmd.SetStart) -> Fight:
     if not -99 <= command.start <= 99:
         raise Refusal(f"Momento inicial fuera de rango: {command.start} (entre -99 y 99)")
     fight = place(fight, c, command.start)
-    return settle(fight.note(f"{c.name} empieza en el momento {command.start}",
-                              kind=LogKind.SETUP, about=[c.name]))
+    return fight.note(f"{c.name} empieza en el momento {command.start}",
+                      kind=LogKind.SETUP, about=[c.name])
 
 
 def _roll(fight: Fight, command: cmd.Roll) -> Fight:
@@ -139,7 +171,7 @@ def _roll(fight: Fight, command: cmd.Roll) -> Fight:
         fight = place(fight, c, die + c.ini)
         fight = fight.note(f"{c.name}: 1d6 ({die}) + INI {c.ini} = momento {die + c.ini}",
                            kind=LogKind.SETUP, about=[c.name])
-    return settle(fight)
+    return fight
 
 
 def _surprise(fight: Fight, command: cmd.Surprise) -> Fight:

@@ -1,8 +1,10 @@
 """Spending AC (RULES.md §3 "Spending", "Carry-over", "Losing a carried maneuver",
-"Reactions"; §4 attack count, Apuntar, extra targets).
+"Reactions"; §4 attack count, Apuntar, extra targets, the book's limits on single
+maneuvers, grappled and pinned; §6 which spends are melee).
 
 Owns the checks a maneuver passes before it spends (`check_cost`,
-`check_can_maneuver`, `check_maneuver_rules`), spending at the current moment
+`check_can_maneuver`, `check_maneuver_rules`, which includes `check_held` for
+Agarrado / Inmovilizado and the catalog's `once_per_turn` / `no_carry`), spending at the current moment
 (`spend_ac`; a mount's `_spend_mount`, which keeps its rider's marker), completing a
 carried maneuver (`complete_carried`), and what a maneuver does once all its AC are spent
 (`_finished`: attack count, aim bonus, the turn's targets, a Bloqueo's −2, Liderazgo's
@@ -13,12 +15,24 @@ only `queries` among the rules modules.
 
 from __future__ import annotations
 
-from attrs import evolve
 
 from . import commands as cmd
-from .catalog import Maneuver
+from .catalog import Maneuver, catalog_for
 from .errors import Refusal
-from .model import BLOCK_PENALTY, DUEL, SURPRISED, Carried, Combatant, Fight, LogKind, Role, Status
+from .model import (
+    evolve,
+    BLOCK_PENALTY,
+    DUEL,
+    GRAPPLED,
+    PINNED,
+    SURPRISED,
+    Carried,
+    Combatant,
+    Fight,
+    LogKind,
+    Role,
+    Status,
+)
 from .queries import is_incapacitated
 from .text import fold
 
@@ -28,9 +42,21 @@ from .text import fold
 #   penalty is the larger of the two.  A reaction's target (Bloqueo) is not a target.
 # · Bloqueo: «NAME bloqueo a ATACANTE» is a block that worked: −2 on the attacker's next
 #   attack, kept across turns until that attack.
+# · Melee (RULES.md §6): a combatant spends AC on a melee attack when it begins a maneuver
+#   whose catalog row says `melee` (by default the attacks of the groups Cuerpo a cuerpo,
+#   Artista Marcial and Maestro de Esgrima, and Carga con Montura), as an action, a
+#   reaction (a martial Bloqueo) or an interrupt, or completes a carried one.
+# · Grappled and pinned (RULES.md §4), Decision: holding and waiting stay allowed to an
+#   Agarrado and an Inmovilizado.  Holding spends nothing and does nothing (not acting at
+#   one's moment *is* holding); Quedarse a la Espera is a book "maneuver", but what the
+#   waiter does when its trigger comes is checked like any maneuver, so a pinned waiter
+#   can only interrupt with Escapar (the AC it pays while waiting are paid to escape at
+#   the right moment).  A pinned combatant that is also grappled is only pinned.
+# · Once per turn (Esquivar Disparos): what counts is the maneuvers begun this turn
+#   (`Combatant.maneuvers`, the labels of this turn's spends).
 
 #: Maneuvers with an effect the engine applies when they finish (catalog ids).
-BLOCKS = frozenset({"bloqueo", "bloqueo-esgrima"})
+BLOCKS = frozenset({"bloqueo", "bloqueo-artista-marcial", "bloqueo-esgrima"})
 LEADERSHIP = "liderazgo"
 LEAVE_DUEL = "abandonar-duelo"
 
@@ -56,7 +82,8 @@ def complete_carried(fight: Fight, c: Combatant) -> Fight:
         text = (f"{c.name}: sigue con {carried.label}, le faltan {owed} AC"
                 f" → momento {marker}")
     fight, tick = fight.tick()
-    c = evolve(c, arrival=tick).with_stop(moment, f"completa {carried.label}")
+    c = evolve(c, arrival=tick, melee_this_turn=c.melee_this_turn or _melee(fight, carried.maneuver)
+               ).with_stop(moment, f"completa {carried.label}")
     fight = fight.replace(c).note(text, kind=LogKind.ACTION, about=_doer(c, carried.target),
                                   free=carried.label)
     if finished:
@@ -65,6 +92,23 @@ def complete_carried(fight: Fight, c: Combatant) -> Fight:
             target=carried.target, degree=carried.degree,
         )
     return fight
+
+
+def _melee(fight: Fight, maneuver_id: str) -> bool:
+    """Whether the catalog maneuver `maneuver_id` is a melee attack (a free action is not)."""
+    maneuver = next((m for m in catalog_for(fight).maneuvers if m.id == maneuver_id), None)
+    return maneuver is not None and maneuver.melee
+
+
+def _grappled_caution(fight: Fight, c: Combatant, maneuver: Maneuver | None) -> Fight:
+    """A maneuver a grappled combatant may do only in some grapples (Puñetazo: "solo si
+    le agarran por las piernas"): a warning, so the DJ confirms it (a caution)."""
+    if maneuver is None or not maneuver.grappled_caution or not c.has(GRAPPLED):
+        return fight
+    return fight.note(
+        f"Aviso: {c.name} está agarrado: {maneuver.name} {maneuver.grappled_caution}",
+        warning=True, kind=LogKind.RULE, about=[c.name],
+    )
 
 
 def _doer(c: Combatant, target: str | None) -> list:
@@ -89,7 +133,13 @@ def _finished(
     c = fight.find(c.name)
     assert c is not None
     used = []
-    if attack:
+    if attack and reaction:
+        # An attack made as a reaction (a martial Bloqueo, Usar la Fuerza del Otro) keeps
+        # the Apuntar bonus and a pending Liderazgo bonus (RULES.md §4 "Aim and reactions").
+        if c.block_penalty:
+            used.append(f"el −{-c.block_penalty} del Bloqueo que sufrió")
+        c = evolve(c, attacks=c.attacks + 1, block_penalty=0)
+    elif attack:
         if c.lead_bonus:
             used.append(f"el +{c.lead_bonus} de Liderazgo")
         if c.block_penalty:
@@ -177,7 +227,21 @@ def check_can_maneuver(fight: Fight, c: Combatant) -> None:
         raise Refusal(f"{c.name} está incapacitado: no puede hacer maniobras")
 
 
-def check_maneuver_rules(fight: Fight, c: Combatant, maneuver: Maneuver, cost: int) -> None:
+def check_maneuver_rules(fight: Fight, c: Combatant, maneuver: Maneuver | None, cost: int) -> None:
+    """The book's rules on what `c` may do now (`maneuver` None: a free action), AC
+    aside: grappled and pinned, once per turn, never carried, Apuntar (RULES.md §4)."""
+    check_held(fight, c, maneuver)
+    if maneuver is None:
+        return
+    if maneuver.once_per_turn and _done_this_turn(c, maneuver):
+        raise Refusal(
+            f"{c.name} ya ha hecho {maneuver.name} este turno: solo se puede una vez por turno"
+        )
+    if maneuver.no_carry and not completes_now(c, cost):
+        raise Refusal(
+            f"{c.name} no tiene AC suficientes para {maneuver.name}: necesita {cost} y le quedan"
+            f" {c.ac} (solo «siempre que tenga suficientes AC»: no se deja para el turno siguiente)"
+        )
     zen = c.has_talent("punteria-zen")
     if maneuver.aim:
         # An Apuntar belongs to the turn it completes: one started with too few AC
@@ -188,6 +252,46 @@ def check_maneuver_rules(fight: Fight, c: Combatant, maneuver: Maneuver, cost: i
             raise Refusal(f"{c.name} ya se ha movido este turno: no puede Apuntar sin Puntería Zen")
     if maneuver.moves and c.aimed_this_turn and not zen:
         raise Refusal(f"{c.name} ha apuntado este turno: no puede moverse sin Puntería Zen")
+
+
+def check_held(fight: Fight, c: Combatant, maneuver: Maneuver | None) -> None:
+    """Agarrado and Inmovilizado (RULES.md §4 "Grappled and pinned"): a pinned
+    combatant may only Escapar (no reactions, no free actions); a grappled one may
+    also react, spend on a free action, and do the catalog's `while_grappled` ones
+    (Escapar, Patada, Puñetazo).  `maneuver` None: a free action."""
+    what = f"hacer {maneuver.name}" if maneuver is not None else "gastar AC en otra acción"
+    if c.has(PINNED):
+        if maneuver is None or not maneuver.while_pinned:
+            allowed = _allowed(fight, "while_pinned")
+            also = "" if allowed == "Escapar" else f" ({allowed})"
+            raise Refusal(
+                f"{c.name} está inmovilizado y solo puede hacer maniobras para Escapar{also}:"
+                f" no puede {what}"
+            )
+        return
+    if c.has(GRAPPLED) and maneuver is not None and not (
+        maneuver.reaction or maneuver.while_grappled
+    ):
+        allowed = _allowed(fight, "while_grappled")
+        raise Refusal(
+            f"{c.name} está agarrado: además de reaccionar y gastar AC en otra acción solo"
+            f" puede hacer {allowed}; no puede {what}"
+        )
+
+
+def _allowed(fight: Fight, flag: str) -> str:
+    """The names of the catalog's maneuvers with `flag` ("Escapar, Patada o Puñetazo")."""
+    names = [m.name for m in catalog_for(fight).maneuvers if getattr(m, flag) and m.of is None]
+    if not names:
+        return "ninguna"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " o " + names[-1]
+
+
+def _done_this_turn(c: Combatant, maneuver: Maneuver) -> bool:
+    """Whether `c` has begun `maneuver` this turn (the labels of its spends: the name,
+    or "NAME a BLANCO")."""
+    name = maneuver.name
+    return any(label == name or label.startswith(f"{name} a ") for label in c.maneuvers)
 
 
 def spend_ac(
@@ -222,6 +326,7 @@ def spend_ac(
             f"Aviso: {c.name} está sorprendido y ataca sin Reconocimiento previo", warning=True,
             kind=LogKind.RULE, about=[c.name],
         )
+    fight = _grappled_caution(fight, c, maneuver)
     fight, tick = fight.tick()
     kind = ", reacción" if reaction else ""
     if fight.quick:  # no countdown: the line just drops from where it is
@@ -252,7 +357,8 @@ def spend_ac(
     c = evolve(
         c,
         moved_this_turn=c.moved_this_turn or moves,
-        recon_this_turn=c.recon_this_turn or (maneuver is not None and maneuver.id == "reconocimiento"),
+        recon_this_turn=c.recon_this_turn or (maneuver is not None and maneuver.recon),
+        melee_this_turn=c.melee_this_turn or (maneuver is not None and maneuver.melee),
     ).with_stop(start_from, label)
     fight = fight.replace(c).note(text, kind=LogKind.REACTION if reaction else LogKind.ACTION,
                                   about=_doer(c, target), free=label)
@@ -301,6 +407,7 @@ def _spend_mount(
         status=Status.DONE if ac == 0 else Status.ACTED,
         maneuvers=(*c.maneuvers, label),
         moved_this_turn=c.moved_this_turn or (maneuver is not None and maneuver.moves),
+        melee_this_turn=c.melee_this_turn or (maneuver is not None and maneuver.melee),
     )
     kind = ", reacción" if reaction else ""
     fight = fight.replace(c).note(

@@ -4,17 +4,20 @@ moving the count on, Iniciativa Rápida, and starting a turn.
 Owns `in_turn` (may this combatant act at the current moment?), the commands
 `cmd.Hold` and `cmd.Act` (Retrasar la Acción), `cmd.Wait` (Quedarse a la Espera),
 `cmd.Done` (declinar), `cmd.Next` (advance the count; with Iniciativa Rápida, end the
-actor's go), `cmd.Quick`, `cmd.NewTurn`, and `start_turn` (RULES.md §3 "Turn start",
-§5: the AC a turn starts with, surprise wearing off, Liderazgo's pool expiring).
+actor's go), `cmd.Quick`, `cmd.NewTurn` (the turn ends: durations run out and melee
+tires, `conditions.end_of_turn`), and `start_turn` (RULES.md §3 "Turn start", §5: the
+AC a turn starts with, surprise wearing off, Liderazgo's pool expiring, what is still
+running).  Handlers return the state their command makes; `rules.apply` settles the
+countdown after each.
 The checks each command runs before it changes anything are public (`check_hold`,
 `check_act_now`, `check_wait`, `check_decline`, `check_next`): `options` asks them too.
 """
 
 from __future__ import annotations
 
-from attrs import evolve
 
 from . import commands as cmd
+from .conditions import end_of_turn, note_running
 from .countdown import (
     enter_moment,
     get_combatant,
@@ -22,63 +25,99 @@ from .countdown import (
     note_ties,
     refuse_in_quick,
     require_started,
-    settle,
 )
 from .errors import Refusal
-from .model import ACTIVE, FOLLOWING, SURPRISED, Combatant, Fight, LogKind, Role, Status
+from .model import (
+    evolve,
+    ACTIVE,
+    FOLLOWING,
+    SURPRISED,
+    Combatant,
+    Fight,
+    LogKind,
+    Role,
+    Status,
+    mention_of,
+)
 from .mounts import refuse_mount, rider_present
 from .queries import is_incapacitated, is_out, queue
 from .spending import check_can_maneuver, complete_carried
 
+#: What a new turn resets on each combatant in play (RULES.md §3 "Turn start"),
+#: besides its marker, AC, status, conditions and their durations (`_renewed`'s
+#: arguments) and `aimed_last_turn` (this turn's aim becomes last turn's); every other
+#: field is kept.
+_TURN_RESET = {
+    "attacks": 0,
+    "extra_targets": 0,
+    "targets": (),
+    "leadership": 0,
+    "stops": (),
+    "maneuvers": (),
+    "aimed_this_turn": False,
+    "moved_this_turn": False,
+    "recon_this_turn": False,
+    "melee_this_turn": False,
+    "acting": False,
+    "trigger": None,
+    "arrival": 0,
+}
+
+
+def _renewed(c: Combatant, marker: int | None, ac: int, status: Status,
+             conditions: tuple[str, ...], expires: tuple) -> Combatant:
+    """`c` at the start of a turn (`_TURN_RESET`): model.evolve's quick copy, so that
+    a turn of 200 combatants stays cheap (benchmarks/engine.py)."""
+    return evolve(c, marker=marker, ac=ac, status=status, conditions=conditions,
+                  expires=expires, aimed_last_turn=c.aimed_this_turn, **_TURN_RESET)
+
+
+def _turn_status(c: Combatant) -> Status:
+    """Where `c` starts a turn: out, done (incapacitated) or ready."""
+    if not (c.conditions or c.wounds.marked or c.fatigue.marked):
+        return Status.READY  # the usual case, without asking the track
+    return Status.OUT if is_out(c) else (Status.DONE if is_incapacitated(c) else Status.READY)
+
+
 def start_turn(fight: Fight, turn: int) -> Fight:
+    """Turn `turn` starts (RULES.md §3 "Turn start", §5): everyone in play back at its
+    start moment with the turn's AC, surprise gone from turn 2, Liderazgo's pool gone;
+    the log says what is still running (RULES.md §5 "Durations").  The countdown
+    then settles by itself (`rules.apply`)."""
     fresh = []
+    running = []  # combatants that may have a duration still running
     for c in fight.combatants:
         if c.leadership > 0:
             fight = fight.note(
                 f"Caduca el Liderazgo de {c.name}: {c.leadership} bono(s) sin repartir al acabar el turno",
                 kind=LogKind.RULE, about=[c.name],
             )
-        conditions = c.conditions
+        conditions, expires = c.conditions, c.expires
         if turn >= 2 and SURPRISED in conditions:
             conditions = tuple(x for x in conditions if x != SURPRISED)
+            expires = tuple(e for e in expires if e.condition != SURPRISED)
+        if expires or c.notes:
+            running.append(c)
         if c.start is None:
-            fresh.append(evolve(c, conditions=conditions))
+            fresh.append(c if conditions is c.conditions else evolve(c, conditions=conditions, expires=expires))
             continue
-        c = evolve(c, conditions=conditions) if conditions != c.conditions else c
-        status = Status.OUT if is_out(c) else (
-            Status.DONE if is_incapacitated(c) else Status.READY)
-        fresh.append(evolve(
-            c,
-            marker=c.start,
-            ac=c.budget(turn) if status is Status.READY else 0,
-            status=status,
-            attacks=0,
-            extra_targets=0,
-            targets=(),
-            leadership=0,
-            stops=(),
-            maneuvers=(),
-            aimed_last_turn=c.aimed_this_turn,
-            aimed_this_turn=False,
-            moved_this_turn=False,
-            recon_this_turn=False,
-            acting=False,
-            trigger=None,
-            arrival=0,
-        ))
+        if conditions is not c.conditions:
+            c = evolve(c, conditions=conditions, expires=expires)
+        status = _turn_status(c)
+        fresh.append(_renewed(c, c.start, c.budget(turn) if status is Status.READY else 0, status,
+                              conditions, expires))
     previous = fight.moment
     fight = evolve(fight, combatants=tuple(fresh), turn=turn, moment=None, actor=None)
     fight = fight.note(f"— Turno {turn} —", kind=LogKind.TURN)
+    if running:
+        fight = note_running(fight, [fight.find(c.name) for c in running])
     top = next_moment(fight)
     if top is None:  # nobody can act (all out, or nobody left): the count still stands somewhere
         starts = [c.start for c in fight.in_play]
         top = max(starts) if starts else (previous if previous is not None else 0)
-        fight = evolve(fight, moment=top)
-        return settle(fight)
+        return evolve(fight, moment=top)
     fight = evolve(fight, moment=top)
-    if top is not None:
-        fight = note_ties(fight)
-    return settle(fight)
+    return note_ties(fight)
 
 
 def in_turn(fight: Fight, c: Combatant, what: str) -> None:
@@ -129,7 +168,7 @@ def _hold(fight: Fight, command: cmd.Hold) -> Fight:
     c = evolve(c, status=Status.HOLDING, acting=False)
     fight = fight.replace(c).note(f"{c.name} retrasa su acción (sigue la cuenta sin gastar)",
                                   kind=LogKind.ACTION, about=[c.name])
-    return settle(fight)
+    return fight
 
 
 def check_act_now(fight: Fight, c: Combatant) -> None:
@@ -170,7 +209,7 @@ def _wait(fight: Fight, command: cmd.Wait) -> Fight:
     c = evolve(c, status=Status.WAITING, acting=False, trigger=trigger)
     fight = fight.replace(c).note(f"{c.name} se queda a la espera de: {trigger} (1 AC por momento)",
                                   kind=LogKind.ACTION, about=[c.name], free=trigger)
-    return settle(fight)
+    return fight
 
 
 def check_decline(fight: Fight, c: Combatant) -> None:
@@ -191,8 +230,8 @@ def _done(fight: Fight, command: cmd.Done) -> Fight:
                            about=[c.name, *([(c.carried.target, Role.TARGET)] if c.carried.target else [])],
                            free=c.carried.label)
     c = evolve(c, status=Status.DONE, ac=0, acting=False, trigger=None, carried=None)
-    return settle(fight.replace(c).note(f"{c.name} declina: renuncia a sus AC este turno",
-                                         kind=LogKind.ACTION, about=[c.name]))
+    return fight.replace(c).note(f"{c.name} declina: renuncia a sus AC este turno",
+                                 kind=LogKind.ACTION, about=[c.name])
 
 
 def check_next(fight: Fight) -> None:
@@ -223,8 +262,7 @@ def _next(fight: Fight, command: cmd.Next) -> Fight:
     target = next_moment(fight)
     if target is None:
         target = fight.moment - 1
-    fight = enter_moment(fight, target)
-    return settle(fight)
+    return enter_moment(fight, target)
 
 
 def _end_go(fight: Fight) -> Fight:
@@ -237,7 +275,7 @@ def _end_go(fight: Fight) -> Fight:
             f"{actor.name} termina su actuación (guarda {actor.ac} AC para reaccionar)",
             kind=LogKind.TURN, about=[actor.name],
         )
-    return settle(evolve(fight, actor=None))
+    return evolve(fight, actor=None)
 
 
 def _quick(fight: Fight, command: cmd.Quick) -> Fight:
@@ -258,11 +296,11 @@ def _quick(fight: Fight, command: cmd.Quick) -> Fight:
 
 def _new_turn(fight: Fight, command: cmd.NewTurn) -> Fight:
     require_started(fight)
-    declined = [c.name for c in fight.combatants if c.status in ACTIVE and c.start is not None]
+    declined = [c for c in fight.combatants if c.status in ACTIVE and c.start is not None]
     if declined:  # everyone is reset by the new turn; only the log needs them
-        fight = fight.note("El DJ cierra el turno: " + ", ".join(declined) + " declinan",
-                           kind=LogKind.TURN, about=declined)
-    return start_turn(fight, fight.turn + 1)
+        fight = fight.note("El DJ cierra el turno: " + ", ".join(c.name for c in declined) + " declinan",
+                           kind=LogKind.TURN, about=[mention_of(c) for c in declined])
+    return start_turn(end_of_turn(fight), fight.turn + 1)
 
 
 #: The commands this module applies (`rules.apply` dispatches on the command's class).
