@@ -252,7 +252,9 @@ def campaign_line(session: Session) -> str:
         return f"{name} punetazo a {target}"
     if pick == 3 and n % 21 == 3:
         return f"dano {target} 1"
-    hurt = [c for c in fight.combatants if c.wounds.count > 1]
+    # First aid mid-turn: once per patient and fight, Rasguños and Heridas only (§6).
+    hurt = [c for c in fight.combatants
+            if c.wounds.count > 1 and not c.first_aid and (c.wounds.category or 0) <= 1]
     if pick == 4 and hurt:
         return f"curar {quote(hurt[0].name)} 1"
     if pick == 5 and n % 35 == 5:
@@ -264,6 +266,9 @@ def build_campaign(history: int) -> Session:
     """The campaign fight with a history of exactly `history` commands; one command
     in 50 is undone and the evening goes on (sometimes with another command)."""
     session = Session.new("Campaña", "cdb", seed=1)
+    # Without the book's melee fatigue (RULES.md §6), a long evening of punches would
+    # put everyone out: the campaign stays the fight it measured before.
+    session.execute("fatiga-cc no")
     for i, name in enumerate(CAMPAIGN):
         session.execute(f"alta {quote(name)} ac={5 + i % 4} agi={i % 5} ate={i % 3}"
                         f" hab={3 + i % 3} bando={'pj' if i < 3 else 'pnj'}")

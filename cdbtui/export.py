@@ -7,11 +7,11 @@ only render that data.
 
 With `for_players=True` the report is what players see, as decided in players.py
 (the same as `cdbtui view` and `cdbtui serve`): its roster is `players.visible`
-(no hidden PNJ), with a private PNJ's AC per turn as "?" (its start moment shows:
-the players' sheet shows its column from that row); its log is `players.player_log`
-(no entry about a hidden PNJ, none with a private PNJ's numbers, and no moments:
-the players' countdown may never have shown them).  Damage entries are in bold by
-their kind (`LogKind.DAMAGE`), never by their wording.
+(no hidden PNJ), with a private PNJ's AC per turn as "?" and no notes (its start
+moment shows: the players' sheet shows its column from that row); its log is
+`players.player_log` (no entry about a hidden PNJ, none with a private PNJ's numbers
+or notes, and no moments: the players' countdown may never have shown them).  Damage
+entries are in bold by their kind (`LogKind.DAMAGE`), never by their wording.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from .engine.model import (
 )
 from .players import SECRET, player_log, secret, visible
 from .printable import literal
+from .view.sheet import WITH_LEFT_IN_BRACKETS, conditions_text, note_text
 
 #: Heading of the log entries written before turn 1.
 SETUP = "Preparación"
@@ -54,6 +55,8 @@ class RosterRow:
     start: str
     wounds: str
     fatigue: str
+    #: Its conditions (with what is left of a duration), "fuera de combate", its
+    #: notes (`nota`: none of a private PNJ's in the players' version).
     state: str
 
 
@@ -108,11 +111,13 @@ def is_damage(entry: LogEntry) -> bool:
     return entry.kind is LogKind.DAMAGE
 
 
-def _row(c: Combatant, for_players: bool) -> RosterRow:
+def _row(c: Combatant, fight: Fight, for_players: bool) -> RosterRow:
     hide = for_players and secret(c)
-    state = list(c.conditions)
+    state = [conditions_text(c, fight, form=WITH_LEFT_IN_BRACKETS)] if c.conditions else []
     if c.status is Status.OUT:
         state.append("fuera de combate")
+    if c.notes and not hide:
+        state += [f"nota: {note_text(n, fight, form=WITH_LEFT_IN_BRACKETS)}" for n in c.notes]
     return RosterRow(
         name=c.name,
         side=side_label(c.side),
@@ -136,7 +141,7 @@ def _entry(entry: LogEntry) -> ReportLine:
 def build_report(fight: Fight, *, for_players: bool = False) -> Report:
     """The export's content: roster with final states, and the log turn by turn."""
     combatants = visible(fight) if for_players else fight.combatants
-    roster = tuple(_row(c, for_players) for c in combatants)
+    roster = tuple(_row(c, fight, for_players) for c in combatants)
     log = player_log(fight) if for_players else fight.log
     turns = []
     for turn, entries in groupby(log, key=lambda e: e.turn):

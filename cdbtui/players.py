@@ -25,7 +25,7 @@ from __future__ import annotations
 from attrs import evolve, field, frozen
 
 from .engine.countdown import follow_countdown, next_go, next_moment
-from .engine.model import STATUS_ES, Combatant, Fight, LogEntry, Role, Status
+from .engine.model import STATUS_ES, Combatant, Fight, LogEntry, LogKind, Role, Status
 from .engine.rules import queue
 from .engine.text import fold
 from .printable import literal
@@ -105,13 +105,18 @@ def player_moment(fight: Fight) -> int | None:
 def players_fight(fight: Fight) -> Fight:
     """The fight as the players see it; every other player function draws from it.
 
-    Hidden PNJ are gone (so they take no column, no row, no queue place), the log is
-    `player_log`'s, and the countdown stands at `player_moment`.  When that moment is
-    below the real one, whoever follows the countdown is moved along with it as the
-    engine does (`follow_countdown`): holders to that moment, waiters paying 1 AC per
-    moment passed.  Applying it twice changes nothing more.
+    Hidden PNJ are gone (so they take no column, no row, no queue place), a private
+    PNJ has no notes (RULES.md §5: the DJ's remarks about it are its own), the log is
+    `player_log`'s, there is no reaction window (the DJ's: an action of a hidden PNJ
+    may open one at a moment players never saw), and the countdown stands at
+    `player_moment`.  When that moment is below the real one, whoever follows the
+    countdown is moved along with it as the engine does (`follow_countdown`): holders
+    to that moment, waiters paying 1 AC per moment passed.  Applying it twice changes
+    nothing more.
     """
-    seen = evolve(fight, combatants=visible(fight), log=player_log(fight))
+    combatants = tuple(evolve(c, notes=()) if secret(c) and c.notes else c
+                       for c in visible(fight))
+    seen = evolve(fight, combatants=combatants, log=player_log(fight), window=None)
     if not fight.started:
         return seen
     moment = player_moment(fight)
@@ -130,11 +135,15 @@ def shown_to_players(entry: LogEntry) -> bool:
     """Whether players may read a log entry, from what it records (never its wording).
 
     Not if it is about anyone hidden at that moment (a hidden PNJ, named in any
-    role, also in a text the DJ typed; a name on no roster counts as hidden).  Not
-    if a private PNJ is its actor (the numbers in it may be the PNJ's: AC, a die,
+    role, also in a text the DJ typed; a name on no roster counts as hidden): a
+    combatant revealed later (`revelar`) keeps its earlier entries hidden, one hidden
+    later (`ocultar`) leaves what players already read (RULES.md §5).  Not if a
+    private PNJ is its actor (the numbers in it may be the PNJ's: AC, a die,
     Agilidad in a tie…) and its text holds a number outside the names it mentions;
-    with no number it stays («Soldado 2 retrasa su acción»).  A private PNJ as a
-    target or named in a free text leaves the entry: the numbers are the actor's.
+    with no number it stays («Soldado 2 retrasa su acción»), unless it is a note
+    (`LogKind.NOTE`: a `nota` is the DJ's words about it, RULES.md §5).  A private
+    PNJ as a target or named in a free text leaves the entry: the numbers are the
+    actor's.
     """
     about = entry.about
     if not about:
@@ -143,7 +152,7 @@ def shown_to_players(entry: LogEntry) -> bool:
         return False
     if not any(m.private and m.role is Role.ACTOR for m in about):
         return True
-    return not _has_number(entry)
+    return entry.kind is not LogKind.NOTE and not _has_number(entry)
 
 
 def _has_number(entry: LogEntry) -> bool:

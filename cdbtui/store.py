@@ -1,6 +1,6 @@
 """Saves: one human-readable TOML file per fight, a snapshot plus an append-only journal.
 
-The layout of a save (schema 3; the README shows an example):
+The layout of a save (schema 4; the README shows an example):
 
 - a header: `schema`, `app = "cdbtui"`, and `digest`, the SHA-256 of the `[fight]`
   section as written, so that a hand edit is noticed (and accepted: see below);
@@ -9,7 +9,9 @@ The layout of a save (schema 3; the README shows an example):
   log one inline table an entry: its turn and moment, its `kind`, its `text` (for
   display only) and `about`, the combatants it names, each with its `role` and
   whether it was `hidden`/`private` when the entry was made (what players may read
-  is decided from these, players.py);
+  is decided from these, players.py); `[fight.window]` and its
+  `[[fight.window.before]]` while a reaction window is open (RULES.md §3: where a
+  reaction lands, and the combatants as they were before the count moved on);
 - `[base]` (only after a hand edit): the state the history starts from; without it
   the history starts from the empty fight named in `[history]`;
 - `[history]`: the canonical command lines from the base (`lines`) and those undone
@@ -30,7 +32,8 @@ with `os.replace` and the folder fsynced, the previous version kept as
 `NAME.toml.bak`.  A crash leaves the old file or the new one; a torn last journal
 entry is dropped on load.  A `[fight]` edited by hand (say, a typo in a name) is
 loaded as it is and the undo history restarts there.  Saves of schema 1 and 2
-are migrated when next written, keeping the original as `NAME.toml.v1` / `.v2`.
+are migrated when next written, keeping the original as `NAME.toml.v1` / `.v2`;
+schema 3 too (`.v3`): its history is replayed by today's rules (`_session_v3`).
 
 Migrating a save of schema 1 or 2, whose log entries are text only: its history is
 replayed (once, on reading), and if it leads to the saved state (the same texts),

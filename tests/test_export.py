@@ -128,11 +128,13 @@ def test_damage_entries_are_bold_and_nothing_else_is():
         for line in lines:
             _, _, bold, text = parse_entry(line)
             assert bold == (text in damage), line
-    assert "- `M5` **Sven: 2 casilla(s) de heridas (daño 3 − RD 1)**" in md.splitlines()
-    assert "- `M5` **Mike: daño 1 − RD 3 < 0, sin efecto**" in md.splitlines()
+    # Damage typed right after the shot it follows is in that shot's reaction window:
+    # logged at the shot's moment (RULES.md §3).
+    assert "- `M7` **Sven: 2 casilla(s) de heridas (daño 3 − RD 1)**" in md.splitlines()
+    assert "- `M7` **Mike: daño 1 − RD 3 < 0, sin efecto**" in md.splitlines()
     html = export_html(fight)
     assert html.count("<strong>") == 3
-    assert '<li class="damage"><span class="moment">M5</span> <strong>Sven: 2 casilla(s) de heridas (daño 3 − RD 1)</strong></li>' in html
+    assert '<li class="damage"><span class="moment">M7</span> <strong>Sven: 2 casilla(s) de heridas (daño 3 − RD 1)</strong></li>' in html
 
 
 def test_damage_to_someone_removed_later_stays_bold():
@@ -370,12 +372,13 @@ def test_names_with_digits_are_not_numbers_for_players():
 def test_players_read_no_moments():
     """The players' countdown jumps over moments where only hidden PNJ act: the
     export must not show them either (it went 8 → 5; "M6 Mike: Esquivar" would
-    tell that something happened at 6)."""
+    tell that something happened at 6).  Mike dodges the Ninja's action at 6: the
+    reaction window puts the dodge at 6 (RULES.md §3)."""
     fight = fight_of(
         "alta Mike ac=7 bando=pj", "alta Ninja ac=6 oculto", "momento Mike 8",
-        "momento Ninja 6", "empezar", "mike gasta 3", "mike esquivar",
+        "momento Ninja 6", "empezar", "mike gasta 3", "ninja gasta 1", "mike esquivar",
     )
-    assert fight.moment == 6 and fight.log[-1].text.startswith("Mike: Esquivar")
+    assert fight.moment == 5 and fight.log[-1].text.startswith("Mike: Esquivar")
     players = export_markdown(fight, for_players=True)
     assert "- Mike: Esquivar, reacción (1 AC) → momento 4" in players.splitlines()
     assert "`M" not in players

@@ -25,7 +25,7 @@ from cdbtui.engine.model import LogKind, Role
 from cdbtui.engine.session import Session
 from cdbtui.engine.text import fold
 from cdbtui.export import export_html, export_markdown
-from cdbtui.players import player_log, player_view, players_fight
+from cdbtui.players import player_log, player_view, players_fight, shown_to_players
 from cdbtui.view import build_sheet, sheet_lines
 
 
@@ -174,6 +174,14 @@ ALL = [*VISIBLE, *HIDDEN, *PRIVATE]
 MANEUVERS = ["punetazo", "esquivar", "apuntar", "mover 2", "disparar-armas-largas",
              "ponerse-a-cubierto", "reconocimiento", "liderazgo gde=1", "abandonar-duelo"]
 CONDITIONS = ["agarrado", "inmovilizado", "a-cubierto", "moribundo", "incapacitado"]
+#: Conditions given a duration (`estado NAME +COND turnos=N`, RULES.md §5).
+TIMED = ["aturdido", "derribado", "a-cubierto", "cegado"]
+
+
+def secret_note(name: str) -> str:
+    """The text of a note about `name` (`nota`): it names its combatant, so that a
+    private PNJ's note can be looked for in everything players read."""
+    return f"secreto de {name.lower()}"
 
 
 def commands(fight) -> st.SearchStrategy[str]:
@@ -208,6 +216,13 @@ def commands(fight) -> st.SearchStrategy[str]:
         st.builds(lambda a, n: f"blancos {a} {n}", who, st.integers(1, 2)),
         st.builds(lambda a, b: f"cambiar {a} {b}", who, who),
         st.builds(lambda n: f"baja {n}", anyone),
+        # Issue 11: notes, durations, reveal and hide (RULES.md §5).
+        st.builds(lambda n, k: f"nota {quote(n)} {secret_note(n)}" + (f" turnos={k}" if k else ""),
+                  st.sampled_from(roster), st.integers(0, 3)),
+        st.builds(lambda n: f"nota {n} -", who),
+        st.builds(lambda verb, n: f"{verb} {n}", st.sampled_from(["revelar", "ocultar"]), who),
+        st.builds(lambda n, c, k: f"estado {n} +{c} turnos={k}", who, st.sampled_from(TIMED),
+                  st.integers(1, 3)),
     )
 
 
@@ -218,34 +233,55 @@ def _outside_names(text: str) -> str:
     return folded
 
 
-def _private_numbers_shown(text: str) -> bool:
+def _private_numbers_shown(text: str, actors=VISIBLE) -> bool:
     """The test's own oracle for a log text players read: it names a private PNJ and
     carries a number, and it is not an entry of someone else's (a visible combatant's
-    name first: "Mike: Puñetazo a Bruto (2 AC)", "Mike ataca a 2 blancos (Bruto…)")."""
+    name first: "Mike: Puñetazo a Bruto (2 AC)", "Mike ataca a 2 blancos (Bruto…)");
+    `actors`: those not private (a hidden PNJ revealed is one)."""
     if not names_in(text, PRIVATE) or not any(ch.isdigit() for ch in _outside_names(text)):
         return False
-    return not text.startswith(tuple(f"{name}{after}" for name in VISIBLE for after in ": "))
+    return not text.startswith(tuple(f"{name}{after}" for name in actors for after in ": "))
 
 
-def check_players_side(fight) -> None:
+def _players_roster(md: str) -> str:
+    """The roster section of a players' Markdown export."""
+    return md.split("\n## Combatientes\n", 1)[1].split("\n## Registro\n", 1)[0]
+
+
+def check_players_side(fight, never_seen=HIDDEN, secret_entries=()) -> None:
+    """What players read of `fight`: `never_seen` (hidden PNJ never revealed) appear
+    nowhere; whoever is hidden now is on no sheet, queue or roster; no entry made
+    while one it names was hidden (`secret_entries`: positions in the log) is read;
+    a private PNJ's notes are read nowhere (RULES.md §5)."""
     texts = player_texts(fight)
     md = export_markdown(fight, for_players=True)
     page = html.unescape(export_html(fight, for_players=True))
     for text in (*texts, md, page):
-        assert not names_in(text, HIDDEN), text
+        assert not names_in(text, never_seen), text
+        assert not any(secret_note(n) in fold(text) for n in PRIVATE), text
+    hidden_now = [c.name for c in fight.combatants if c.hidden]
+    view = player_view(fight, log_lines=0)
+    now = [view.headline, view.queue, view.banner.actor, view.banner.later,
+           *(row.name for row in view.pcs), *(c.name for c in view.fight.combatants),
+           *sheet_lines(build_sheet(players_fight(fight), for_players=True)), _players_roster(md)]
+    for text in now:
+        assert not names_in(text, hidden_now), text
+    for position in secret_entries:
+        assert not shown_to_players(fight.log[position]), fight.log[position]
+    actors = [*VISIBLE, *(n for n in HIDDEN if n not in never_seen)]
     for entry in player_log(fight):
-        assert not _private_numbers_shown(entry.text), entry.text
+        assert not _private_numbers_shown(entry.text, actors), entry.text
     log_lines = md.split("\n## Registro\n", 1)[1].splitlines()
     for line in log_lines:
         if line.startswith("- "):
-            assert not _private_numbers_shown(line[2:].replace("\\", "")), line
+            assert not _private_numbers_shown(line[2:].replace("\\", ""), actors), line
     # The players' sheet: a private PNJ's column has no number but its name's.
     sheet = build_sheet(players_fight(fight), for_players=True)
     for column in sheet.columns:
         if column.name in PRIVATE:
             for text in (column.label, *(cell.text for cell in column.cells)):
                 assert not any(ch.isdigit() for ch in text.replace(column.name, "")), text
-    for row in md.split("\n## Combatientes\n", 1)[1].split("\n## Registro\n", 1)[0].splitlines():
+    for row in _players_roster(md).splitlines():
         cells = [cell.strip() for cell in row.split("|")[1:-1]]
         if cells and cells[0] in PRIVATE:
             assert cells[2] == "?", row
@@ -271,19 +307,99 @@ def test_nothing_players_read_names_a_hidden_pnj_or_shows_a_private_number(data)
         session.execute(f"alta {quote(name)} {CAST[name]} momento={9 - index}")
     if data.draw(st.booleans(), label="begin"):
         session.execute("empezar")
+    revealed: set[str] = set()
+    last_hidden = {c.name: c.hidden for c in session.fight.combatants}
+    secret = [_made_while_hidden(e, session.fight, session.fight, last_hidden)
+              for e in session.fight.log]
     for _ in range(data.draw(st.integers(0, 40), label="length")):
         line = data.draw(commands(session.fight), label="command")
+        before = session.fight
         try:
             session.execute(line)
         except Refusal:
             continue
-        check_players_side(session.fight)
-    check_players_side(session.fight)
+        after = session.fight
+        secret = _track_secret(secret, before, after, last_hidden)
+        revealed |= {c.name for c in after.combatants if not c.hidden}
+        check_players_side(after, [n for n in HIDDEN if n not in revealed],
+                           [i for i, flag in enumerate(secret) if flag])
+    check_players_side(session.fight, [n for n in HIDDEN if n not in revealed],
+                       [i for i, flag in enumerate(secret) if flag])
     check_every_name_is_mentioned(session.fight)
     # Entries are made deterministically: the saved history replays to the saved state.
     loaded = store.loads(store.dumps(session))
     assert loaded.fight == session.fight
     assert Session(session.base, list(session.lines)).fight == session.fight
+
+
+def _hidden_through(name: str, before, after, last_hidden: dict[str, bool]) -> bool:
+    """The test's own oracle: `name` was hidden all through a command from `before` to
+    `after` (added hidden, removed while hidden, or hidden on both sides; off the
+    roster on both sides, as hidden as it was when last on one, a name never on one
+    as hidden)."""
+    b, a = before.find(name), after.find(name)
+    if b is None and a is None:
+        return last_hidden.get(name, True)
+    if b is None or a is None:
+        return (a or b).hidden
+    return b.hidden and a.hidden
+
+
+def _made_while_hidden(entry, before, after, last_hidden) -> bool:
+    """An entry made by a command from `before` to `after` players may never read: it
+    names someone hidden all through it, or it is a private PNJ's note (`secret_note`)."""
+    if any(_hidden_through(n, before, after, last_hidden) for n in names_in(entry.text, ALL)):
+        return True
+    return any(secret_note(n) in fold(entry.text) for n in PRIVATE)
+
+
+def _track_secret(secret: list[bool], before, after, last_hidden) -> list[bool]:
+    """`secret` (one flag per entry of `before.log`) for `after.log`: the entries both
+    logs share keep their flags (undo shortens the log; the reaction window may remake
+    the entries of an advance), the new ones get the oracle's; then `last_hidden` learns
+    who is hidden in `after`."""
+    shared = 0
+    for old, new in zip(before.log, after.log):
+        if old is not new and old != new:
+            break
+        shared += 1
+    flags = [_made_while_hidden(e, before, after, last_hidden) for e in after.log[shared:]]
+    last_hidden.update({c.name: c.hidden for c in after.combatants})
+    return secret[:shared] + flags
+
+
+def test_revealing_keeps_the_past_hidden_and_shows_what_follows():
+    """RULES.md §5 "Hidden combatants", with the engine's commands."""
+    s = play("alta Mike ac=7 agi=4 bando=pj", "alta Ninja ac=6 agi=5 oculto momento=8",
+             "momento Mike 7", "empezar", "ninja gasta 2 se acerca", "nota ninja acecha",
+             "revelar ninja")
+    assert not s.fight.find("Ninja").hidden
+    texts = [e.text for e in player_log(s.fight)]
+    assert not any("se acerca" in t or "acecha" in t or "Alta de Ninja" in t for t in texts)
+    assert "Ninja" in [c.name for c in players_fight(s.fight).combatants]
+    s.execute("mike gasta 1 saluda")
+    s.execute("ninja gasta 1 huye")
+    texts = [e.text for e in player_log(s.fight)]
+    assert "Ninja: huye (1 AC) → momento 5" in texts
+    s.execute("ocultar ninja")
+    s.execute("nota ninja escondido")
+    texts = [e.text for e in player_log(s.fight)]
+    assert "Ninja: huye (1 AC) → momento 5" in texts  # what players saw stays seen
+    assert not any("escondido" in t for t in texts)
+    assert "Ninja" not in [c.name for c in players_fight(s.fight).combatants]
+    assert "Ninja" not in export_markdown(s.fight, for_players=True).split("## Registro")[0]
+
+
+def test_a_private_pnjs_notes_reach_no_player():
+    s = play(*demo_lines(), 'nota "Soldado 2" tiene miedo turnos=2', "nota sven cojea turnos=2",
+             'estado "Soldado 2" +aturdido turnos=2', "turno")
+    players = [str(e) for e in player_log(s.fight)]
+    assert not any("miedo" in t for t in players)
+    assert any("cojea" in t for t in players)
+    for export in (export_markdown, export_html):
+        assert "miedo" not in export(s.fight, for_players=True)
+        assert "miedo" in export(s.fight)
+    assert players_fight(s.fight).find("Soldado 2").notes == ()
 
 
 # ---------------------------------------------------------------- players_fight uses the engine

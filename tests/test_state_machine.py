@@ -262,6 +262,24 @@ class FightMachine(RuleBasedStateMachine):
     def condition(self, i, condition, on):
         self.run(f"estado {self.name(i)} {'+' if on else '-'}{condition}")
 
+    @rule(i=who, condition=st.sampled_from(["aturdido", "a-cubierto", "agarrado", "derribado"]),
+          turns=st.integers(1, 3))
+    def timed_condition(self, i, condition, turns):
+        self.run(f"estado {self.name(i)} +{condition} turnos={turns}")
+
+    @rule(i=who, text=st.sampled_from(["sangra", "sin munición", "-"]), turns=st.none() | st.integers(1, 2))
+    def note(self, i, text, turns):
+        tail = f" turnos={turns}" if turns is not None and text != "-" else ""
+        self.run(f"nota {self.name(i)} {text}{tail}")
+
+    @rule(i=who, on=st.booleans())
+    def reveal(self, i, on):
+        self.run(f"{'revelar' if on else 'ocultar'} {self.name(i)}")
+
+    @rule(on=st.booleans())
+    def melee_fatigue(self, on):
+        self.run(f"fatiga-cc {'si' if on else 'no'}")
+
     @rule(i=who, amount=st.integers(0, 6), rd=st.integers(-1, 3), fatigue=st.booleans())
     def damage(self, i, amount, rd, fatigue):
         self.run(f"dano {self.name(i)} {amount} rd={rd}" + (" fatiga" if fatigue else ""))

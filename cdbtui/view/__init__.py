@@ -9,10 +9,19 @@ What players see is decided in `cdbtui.players`; completion of a typed line is
 part of the command language (`cdbtui.engine.completion`).
 """
 
-from .board import board_text, state_json, summary_line
-from .panel import DECISIONS, PanelRow, RowRole, panel_rows, status_line
+from .board import board_text, state_json, summary_line, window_moment
+from .panel import (
+    DECISIONS,
+    PanelRow,
+    RowRole,
+    panel_rows,
+    panel_title,
+    status_line,
+    window_part,
+)
 from .picker import Choice, ChoiceState, filter_choices, maneuver_choices
 from .sheet import (
+    HIDDEN_MARK,
     LEGEND,
     MAX_WIDTH,
     MIN_WIDTH,
@@ -23,18 +32,23 @@ from .sheet import (
     build_sheet,
     column_label,
     column_order,
+    conditions_text,
     countdown_parts,
     fit,
     header,
+    note_text,
     on_sheet,
     sheet_lines,
     signed,
     track_text,
+    turns_left,
+    turns_text,
 )
 
 __all__ = [
-    "DECISIONS", "LEGEND", "MAX_WIDTH", "MIN_WIDTH", "Cell", "CellRole", "Choice", "ChoiceState",
-    "Column", "PanelRow", "RowRole", "Sheet", "board_text", "build_sheet", "column_label", "column_order", "countdown_parts",
-    "filter_choices", "fit", "header", "maneuver_choices", "on_sheet", "panel_rows",
-    "sheet_lines", "signed", "state_json", "status_line", "summary_line", "track_text",
+    "DECISIONS", "HIDDEN_MARK", "LEGEND", "MAX_WIDTH", "MIN_WIDTH", "Cell", "CellRole", "Choice", "ChoiceState",
+    "Column", "PanelRow", "RowRole", "Sheet", "board_text", "build_sheet", "column_label", "column_order", "conditions_text", "countdown_parts",
+    "filter_choices", "fit", "header", "maneuver_choices", "note_text", "on_sheet", "panel_rows", "panel_title",
+    "sheet_lines", "signed", "state_json", "status_line", "summary_line", "track_text", "turns_left", "turns_text",
+    "window_moment", "window_part",
 ]

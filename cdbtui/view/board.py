@@ -3,10 +3,27 @@
 
 from __future__ import annotations
 
-from ..engine.model import FATIGUE_CATEGORIES, STATUS_ES, WOUND_CATEGORIES, Combatant, Fight
+from ..engine.model import (
+    FATIGUE_CATEGORIES,
+    STATUS_ES,
+    WOUND_CATEGORIES,
+    Combatant,
+    Fight,
+)
 from ..engine.rules import queue
 from ..printable import literal
-from .sheet import build_sheet, header, sheet_lines, signed, track_text
+from .sheet import (
+    WITH_LEFT_IN_BRACKETS,
+    build_sheet,
+    conditions_text,
+    header,
+    note_text,
+    sheet_lines,
+    signed,
+    track_text,
+    turns_left,
+)
+
 
 def summary_line(c: Combatant, fight: Fight) -> str:
     """One line per combatant under the board: AC, marker, status, carried."""
@@ -24,7 +41,10 @@ def summary_line(c: Combatant, fight: Fight) -> str:
     if c.is_group:
         parts.append(f"{c.members} miembros")
     if c.conditions:
-        parts.append("estados " + ", ".join(c.conditions))
+        parts.append("estados " + conditions_text(c, fight, form=WITH_LEFT_IN_BRACKETS))
+    if c.notes:
+        parts.append("notas " + "; ".join(note_text(n, fight, form=WITH_LEFT_IN_BRACKETS)
+                                          for n in c.notes))
     if c.wounds.count or c.fatigue.count:
         parts.append(f"heridas {track_text(c.wounds, WOUND_CATEGORIES)}"
                      f" · fatiga {track_text(c.fatigue, FATIGUE_CATEGORIES)}")
@@ -51,6 +71,11 @@ def board_text(fight: Fight, *, log_lines: int = 5) -> str:
     return "\n".join(lines)
 
 
+def window_moment(fight: Fight) -> int | None:
+    """The moment of the open reaction window (RULES.md §3), or None when closed."""
+    return None if fight.window is None else fight.window.moment
+
+
 def state_json(fight: Fight) -> dict:
     """The state contract of `cdbtui show --json` (COMMANDS.md)."""
     return {
@@ -62,6 +87,7 @@ def state_json(fight: Fight) -> dict:
         "turn_over": fight.turn_over,
         "quick": fight.quick,
         "queue": [c.name for c in queue(fight)],
+        "window": window_moment(fight),
         "combatants": [_combatant_json(c, fight) for c in fight.combatants],
         "log": [str(entry) for entry in fight.log],
     }
@@ -92,6 +118,9 @@ def _combatant_json(c: Combatant, fight: Fight) -> dict:
             "maneuver": c.carried.maneuver, "remaining": c.carried.remaining,
         },
         "conditions": list(c.conditions),
+        "expires": {e.condition: e.turn for e in c.expires},
+        "notes": [{"text": note.text, "turns_left": turns_left(note.until, fight)}
+                  for note in c.notes],
         "trigger": c.trigger,
         "maneuvers": list(c.maneuvers),
         "wounds": c.wounds.count,

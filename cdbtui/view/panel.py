@@ -7,9 +7,17 @@ from enum import StrEnum
 from attrs import field, frozen
 
 from ..engine.catalog import RULES_ES
-from ..engine.model import FATIGUE_CATEGORIES, STATUS_ES, WOUND_CATEGORIES, Combatant, Fight, Status
+from ..engine.model import (
+    FATIGUE_CATEGORIES,
+    STATUS_ES,
+    WOUND_CATEGORIES,
+    Combatant,
+    Fight,
+    Status,
+)
 from ..printable import literal
-from .sheet import countdown_parts, signed, track_text
+from .board import window_moment
+from .sheet import conditions_text, countdown_parts, note_text, signed, track_text
 
 #: The binding rule decisions of RULES.md, shown in the help screen (GMs will ask).
 DECISIONS = (
@@ -20,7 +28,8 @@ DECISIONS = (
     ("Perder la pendiente", "gastar AC en otra cosa (esquivar, p. ej.) antes de completarla "
                             "la abandona y se pierden las AC invertidas."),
     ("Reacciones", "Esquivar, Ponerse a Cubierto, Parada, Bloqueo… se declaran en cualquier "
-                   "momento si quedan AC: marcador = mín(marcador, momento) − coste."),
+                   "momento si quedan AC: marcador = mín(marcador, momento) − coste (el momento de "
+                   "la ventana de reacción, si está abierta)."),
     ("Avanzar", "quien está en el momento y no actuó cuando el DJ avanza la cuenta pasa a retrasar."),
     ("Fin de turno", "cerrar el turno hace declinar a quien retrasa o espera."),
     ("Disparar Arcos", "cuenta como ataque aunque el libro no la liste entre las de ataque."),
@@ -54,8 +63,43 @@ DECISIONS = (
     ("Montura", "«monta JINETE MONTURA»: la montura actúa en el momento de su jinete, no tiene momento propio "
                 "ni detiene la cuenta; disparar montado anota −2 en el registro."),
     ("A cubierto", "es una nota: el registro recuerda la regla de la cobertura al ponerla y al recibir daño."),
-    ("Curar y descansar", "«curar NOMBRE N» quita las N peores casillas (también en combate); «descanso», "
-                          "fuera de un turno, borra los rasguños de todos."),
+    ("Curar y descansar", "entre turnos y al acabar, «curar NOMBRE N» quita las N peores casillas "
+                          "(tratamiento con tiempo); «descanso», fuera de un turno, borra los rasguños de todos."),
+    ("Primeros Auxilios", "con un turno en curso, «curar NOMBRE N» solo cura Rasguños y Heridas (las peores "
+                          "de esas primero; Gravemente Herido y peores siguen marcadas), una vez por paciente "
+                          "y combate; a un Moribundo solo lo estabiliza (estado estabilizado, sigue fuera)."),
+    ("Ventana de reacción", "una reacción responde a la acción que la provoca: tras una acción en su momento, "
+                            "una reacción o la interrupción de quien espera se aplican en el momento de esa "
+                            "acción aunque la cuenta ya haya avanzado sola (la cabecera dice «reacciones a M7»). "
+                            "Sigue abierta con más reacciones, daño, curas, estados, notas y revelar; la cierra "
+                            "cualquier otra orden. «NOMBRE interrumpe MANIOBRA ahora»: en el momento actual."),
+    ("Solo estados conocidos", "«estado» acepta los estados de las reglas (agarrado, inmovilizado, sorprendido, "
+                               "a-cubierto, en-duelo, montado, estabilizado…); otra palabra se rechaza "
+                               "proponiendo las parecidas. Un comentario libre es una nota: «nota NOMBRE TEXTO», "
+                               "«nota NOMBRE -» las borra; sin efecto de reglas, ocultas a los jugadores si el "
+                               "combatiente es oculto o privado."),
+    ("Duraciones", "«turnos=N» en un estado o una nota lo acaba solo al final del N-ésimo turno contando el "
+                   "actual (turnos=1: al final de este), con una línea en el registro; el panel dice lo que "
+                   "queda («aturdido · 2 turnos»)."),
+    ("Revelar y ocultar", "«revelar NOMBRE» lo muestra a los jugadores desde esa orden; «ocultar NOMBRE» lo "
+                          "oculta desde entonces. Lo que pasó mientras estaba oculto sigue oculto; lo que ya "
+                          "vieron, visto. En la plantilla del DJ, ◌ ante el nombre marca a quien está oculto."),
+    ("Fatiga cuerpo a cuerpo", "al final de cada turno, quien hizo al menos un ataque cuerpo a cuerpo recibe "
+                               "1 punto de fatiga («fatiga-cc no» lo desactiva para este combate)."),
+    ("Una vez por turno", "Esquivar Disparos (Gun Kata) solo una vez por turno."),
+    ("Sin pendiente", "Escapar no se deja pendiente para el turno siguiente: sin AC suficientes, se rechaza."),
+    ("Presa", "agarrado solo puede reaccionar, gastar, Escapar, Patada y Puñetazo (este, con aviso: solo si "
+              "le agarran por las piernas); inmovilizado, solo Escapar (ni reacciones ni gastos)."),
+    ("Sentidos de combate", "(Maestro de Esgrima, Gun Kata) es un Reconocimiento: vale para el sorprendido."),
+    ("Un nombre, dos talentos", "Bloqueo, Golpe en el Aire, Sentidos de combate… son la versión del talento "
+                                "que se tiene; con los dos se rechaza y se dan los dos ids. El Bloqueo del "
+                                "Maestro de Esgrima es una reacción, como una Parada con armas."),
+    ("Apuntar y reacciones", "el bono de Apuntar (y el de Liderazgo) se gasta en el próximo ataque que no sea "
+                             "una reacción: un Bloqueo o Usar la Fuerza del Otro como reacción lo conservan."),
+    ("Ids del libro", "retrasar-la-accion y quedarse-a-la-espera valen como retrasa y espera; Walküre tiene "
+                      "abandonar-duelo (3 AC) y carga-con-montura como CdB."),
+    ("Nombres", "un prefijo de cualquier palabra del nombre lo encuentra («viuda»: La Viuda Negra) y un "
+                "nombre de varias palabras sin comillas vale si es el único; si no, se listan los candidatos."),
     ("Hordas", "«alta … miembros=M aguante=N»: cada N de daño total deja fuera a un miembro "
                "(«balas=B» lo limita); sin miembros, la horda está fuera."),
 )
@@ -105,8 +149,10 @@ def panel_rows(c: Combatant, fight: Fight) -> tuple[PanelRow, ...]:
         PanelRow("Modif.", signed(c.modifier),
                  RowRole.WARNING if c.modifier < 0
                  else (RowRole.GOOD if c.modifier > 0 else RowRole.NORMAL)),
-        PanelRow("Estados", ", ".join(c.conditions) or "—",
+        PanelRow("Estados", conditions_text(c, fight) or "—",
                  RowRole.WARNING if c.conditions else RowRole.NORMAL),
+        *(PanelRow("Notas" if index == 0 else "", note_text(note, fight))
+          for index, note in enumerate(c.notes)),
         PanelRow("Heridas", track_text(c.wounds, WOUND_CATEGORIES),
                  RowRole.WARNING if c.wounds.count else RowRole.NORMAL),
         PanelRow("Fatiga", track_text(c.fatigue, FATIGUE_CATEGORIES),
@@ -135,12 +181,34 @@ def panel_rows(c: Combatant, fight: Fight) -> tuple[PanelRow, ...]:
     return tuple(rows)
 
 
-def status_line(fight: Fight) -> str:
-    """The TUI's header: the countdown first (it must survive 80 columns), then the name.
+def panel_title(c: Combatant) -> str:
+    """The panel's title: "Sven · PJ", "Sombra · PNJ · oculto" (hidden from players)."""
+    side = c.side.upper() if c.side in ("pj", "pnj") else c.side
+    return literal(" · ".join([c.name, side, *(["oculto"] if c.hidden else [])]))
 
-    "Turno 1 · Momento 5 · Actúa: Sven, luego Soldado 1 · Emboscada en el puerto (CdB)".
+
+def window_part(fight: Fight) -> str | None:
+    """"reacciones a M7" while the reaction window (RULES.md §3) is open at a moment
+    the countdown has left: a reaction or interrupt typed now lands there.  None when
+    it is closed, open at the current moment (a reaction lands there anyway) or the
+    turn is over (nobody is left to react)."""
+    moment = window_moment(fight)
+    if moment is None or moment == fight.moment or fight.turn_over:
+        return None
+    return f"reacciones a M{moment}"
+
+
+def status_line(fight: Fight) -> str:
+    """The TUI's header: the countdown first (it must survive 80 columns), then where
+    a reaction lands if not at the current moment, then the name.
+
+    "Turno 1 · Momento 5 · Actúa: Sven, luego Soldado 1 · reacciones a M7 ·
+    Emboscada en el puerto (CdB)".  The DJ's only: the player view has no window
+    (a hidden PNJ's action may open one at a moment the players never saw).
     """
     name = f"{literal(fight.name)} ({RULES_ES.get(fight.rules, fight.rules)})"
     if not fight.started:
         return f"Preparación: «i» momentos iniciales, «a» añadir · {name}"
-    return " · ".join([*countdown_parts(fight, over="turno terminado: «t» turno nuevo"), name])
+    parts = countdown_parts(fight, over="turno terminado: «t» turno nuevo")
+    window = window_part(fight)
+    return " · ".join([*parts, *([window] if window else []), name])

@@ -16,7 +16,7 @@ from functools import lru_cache
 from attrs import field, frozen
 
 from ..engine.catalog import RULES_ES
-from ..engine.model import Combatant, Fight, Status, Track
+from ..engine.model import Combatant, Fight, Note, Status, Track
 from ..engine.rules import queue
 from ..printable import literal
 
@@ -35,7 +35,11 @@ LEGEND = (
     ("… n", "a la espera: paga 1 AC por momento"),
     ("╎", "momentos que pasó sin gastar (retrasando o esperando)"),
     ("▸", "el momento actual de la cuenta atrás"),
+    ("◌", "oculto a los jugadores"),
 )
+
+#: The mark before a hidden combatant's name in the DJ's column header (SHEET.md).
+HIDDEN_MARK = "◌"
 
 
 class CellRole(StrEnum):
@@ -81,6 +85,8 @@ class Column:
     cells: tuple[Cell, ...]
     #: The header: the name, and the total modifier to its next roll when not 0.
     label: str = field(default="", converter=literal)
+    #: Hidden from the players (`oculto`): only on the DJ's sheet, marked in the header.
+    hidden: bool = False
 
 
 @frozen
@@ -176,7 +182,8 @@ def build_sheet(fight: Fight, *, for_players: bool = False) -> Sheet:
     columns = []
     for c in ordered:
         secret = for_players and c.private and not c.is_pc
-        width = max(MIN_WIDTH, min(MAX_WIDTH, len(literal(c.name)) + 4))
+        marked = c.hidden and not for_players
+        width = max(MIN_WIDTH, min(MAX_WIDTH, len(literal(c.name)) + 4 + marked))
         columns.append(Column(
             name=c.name,
             width=width,
@@ -185,7 +192,8 @@ def build_sheet(fight: Fight, *, for_players: bool = False) -> Sheet:
             in_queue=c.key in in_queue,
             status=c.status,
             cells=_cells(c, moments, c.key == head, secret),
-            label=column_label(c, secret),
+            label=column_label(c, secret, hidden=marked),
+            hidden=marked,
         ))
     return Sheet(moments, fight.moment, tuple(columns), waiting)
 
@@ -236,10 +244,11 @@ def sheet_lines(sheet: Sheet) -> list[str]:
     return lines
 
 
-def column_label(c: Combatant, secret: bool = False) -> str:
+def column_label(c: Combatant, secret: bool = False, *, hidden: bool = False) -> str:
     """The column header: the name, a group's members left (×5) and the total
-    modifier to its next roll when it is not 0 (neither for a private PNJ)."""
-    label = literal(c.name)
+    modifier to its next roll when it is not 0 (neither for a private PNJ); on the
+    DJ's sheet a hidden combatant's name after `HIDDEN_MARK` ("◌Sombra")."""
+    label = (HIDDEN_MARK if hidden else "") + literal(c.name)
     if c.is_group and not secret:
         label += f" ×{c.members}"
     if c.modifier and not secret:
@@ -253,6 +262,40 @@ def track_text(track: Track, categories: tuple[str, ...]) -> str:
     if category is None or track.count == 0:
         return "—"
     return f"{categories[category]} ({track.count}/{track.size})"
+
+
+def turns_left(until: int | None, fight: Fight) -> int | None:
+    """Turns left of a duration that ends at the end of turn `until`, the current
+    turn counted (RULES.md §5 "Durations": 1 means "ends at the end of this turn"),
+    or None for no duration.  Before `empezar` the turn to come is the current one
+    (the engine counts `turnos=N` from turn 1 then)."""
+    return None if until is None else until - max(fight.turn, 1) + 1
+
+
+def turns_text(left: int) -> str:
+    """"1 turno", "3 turnos"."""
+    return f"{left} turno" if left == 1 else f"{left} turnos"
+
+
+#: How a text and what is left of its duration are joined: the panel's, the board's.
+WITH_LEFT = "{} · {}"
+WITH_LEFT_IN_BRACKETS = "{} ({})"
+
+
+def conditions_text(c: Combatant, fight: Fight, *, form: str = WITH_LEFT) -> str:
+    """"agarrado, aturdido · 2 turnos": the conditions, with what is left of those that
+    end by themselves (`form` joins the two); "" when none."""
+    parts = []
+    for condition in c.conditions:
+        left = turns_left(c.expiry(condition), fight)
+        parts.append(condition if left is None else form.format(condition, turns_text(left)))
+    return literal(", ".join(parts))
+
+
+def note_text(note: Note, fight: Fight, *, form: str = WITH_LEFT) -> str:
+    """"cojea · 2 turnos": a note and what is left of it, if it ends by itself."""
+    left = turns_left(note.until, fight)
+    return literal(note.text if left is None else form.format(note.text, turns_text(left)))
 
 
 def signed(value: int) -> str:

@@ -206,6 +206,9 @@ async def test_help_lists_keys_marks_and_rule_decisions(make_app):
         assert "Teclas" in text and "Marcas de la plantilla" in text
         await keys(pilot, "end")
         text = screen_text(app)
+        assert "Ventana de reacción" in text and "Hordas" in text  # issue 11's, and the last
+        await keys(pilot, "pageup")
+        text = screen_text(app)
         assert "Decisiones de reglas" in text and "Disparar Arcos" in text
         await keys(pilot, "escape")
         assert "Decisiones de reglas" not in screen_text(app)

@@ -1,5 +1,6 @@
 """Snapshots of the sheet (start, mid-turn, turn 2 with carried maneuvers) at 80×24
-and 160×50, and of the maneuver picker and the help screen.
+and 160×50, a hidden PNJ with notes and durations at 120×36, and of the maneuver
+picker and the help screen.
 
 `snap_compare` is a synchronous fixture, so these are plain `def` tests.  Update
 with `pytest tests/tui --snapshot-update` only after looking at the report.
@@ -36,6 +37,20 @@ def test_sheet_mid_turn(snap_compare, make_app, size):
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_sheet_turn_2_with_carried_maneuvers(snap_compare, make_app, size):
     assert snap_compare(make_app(TURN_2), terminal_size=size, run_before=settle)
+
+
+#: Issue 11: a hidden Ninja (◌ in its column head, "oculto" in the panel's title) with
+#: a note and a condition that end by themselves, typed after Mike's shot at 7: the
+#: countdown is at 6 and the header says a reaction would land at 7.
+HIDDEN_WITH_NOTES = [
+    *demo_lines()[:-1], "alta Ninja ac=6 agi=5 momento=6 oculto", "empezar",
+    "mike disparar-armas-largas", "nota ninja acecha tras las cajas turnos=2",
+    "estado ninja +a-cubierto turnos=1",
+]
+
+
+def test_sheet_with_a_hidden_pnj_notes_and_durations(snap_compare, make_app):
+    assert snap_compare(make_app(HIDDEN_WITH_NOTES), terminal_size=(120, 36), run_before=settle)
 
 
 def test_maneuver_picker(snap_compare, make_app):

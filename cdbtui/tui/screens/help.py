@@ -18,7 +18,10 @@ COMMANDS_HELP = f"""\
 `empezar` · `NOMBRE MANIOBRA [N]` · `NOMBRE gasta N` · `NOMBRE retrasa` ·
 `NOMBRE actua` · `NOMBRE espera TEXTO` · `NOMBRE interrumpe MANIOBRA` ·
 `NOMBRE fin` · `siguiente` · `turno` · `deshacer` · `rehacer` ·
-`estado NOMBRE +COND` · `dano NOMBRE N [rd=N] [fatiga]` · `cambiar A B` ·
+`NOMBRE interrumpe MANIOBRA ahora` ·
+`estado NOMBRE +COND [turnos=N]` · `estado NOMBRE -COND` · `nota NOMBRE TEXTO [turnos=N]` ·
+`nota NOMBRE -` · `revelar NOMBRE` · `ocultar NOMBRE` · `fatiga-cc si|no` ·
+`dano NOMBRE N [rd=N] [fatiga]` · `cambiar A B` ·
 `NOMBRE MANIOBRA a BLANCO` · `NOMBRE bloqueo a ATACANTE` · `NOMBRE liderazgo gde=N` ·
 `bono LÍDER a COMPAÑERO` · `duelo A B [A+N]` · `monta JINETE MONTURA` · `desmonta JINETE` ·
 `curar NOMBRE N [fatiga]` · `descanso` · `rapida si|no`"""

@@ -98,6 +98,7 @@ class SheetView(ScrollView, can_focus=True):
         "sheet--done",
         "sheet--out",
         "sheet--empty-hint",
+        "sheet--hidden",
     }
 
     class Clicked(Message):
@@ -273,6 +274,8 @@ class SheetView(ScrollView, can_focus=True):
         if row < 0:
             text = column.label or literal(column.name)
             style += self._style("sheet--header")
+            if column.hidden:  # "◌Sombra": hidden from the players
+                style += self._style("sheet--hidden")
             if column.heads_queue:
                 style += self._style("sheet--acting")
         else:
