@@ -296,7 +296,7 @@ def check_every_name_is_mentioned(fight) -> None:
             assert name.casefold() in about, (entry.text, entry.about)
 
 
-@settings(max_examples=60, deadline=None,
+@settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data())
 def test_nothing_players_read_names_a_hidden_pnj_or_shows_a_private_number(data):

@@ -135,20 +135,76 @@ def acknowledged_states(text: str) -> list[tuple[int, int, str]]:
     return [(int(number), int(lines), fp) for _, number, lines, fp in rows]
 
 
+class Forked:
+    """The writer in a forked copy of this process, cdbtui already imported: a real
+    process, killed for real, with the pipes and the calls of `subprocess.Popen` the
+    test uses, without starting Python and importing everything again for each of
+    the hundred runs (that was most of this file's time)."""
+
+    def __init__(self, argv: list[str], crash: str | None, *, lockstep: bool) -> None:
+        in_r, in_w = os.pipe() if lockstep else (os.open(os.devnull, os.O_RDONLY), None)
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: the writer, on fds 0, 1, 2
+            code = 1
+            try:
+                os.dup2(in_r, 0)
+                os.dup2(out_w, 1)
+                os.dup2(err_w, 2)
+                for fd in (in_r, in_w, out_r, out_w, err_r, err_w):
+                    if fd is not None and fd > 2:
+                        os.close(fd)
+                os.environ.pop("CDB_CRASH", None)
+                if crash:
+                    os.environ["CDB_CRASH"] = crash
+                sys.stdin = open(0, "r", encoding="utf-8", closefd=False)
+                sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
+                sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
+                code = writer.main(argv)
+                sys.stdout.flush()
+            except BaseException:  # noqa: BLE001 - the child reports and exits, always
+                import traceback
+                traceback.print_exc()
+                sys.stderr.flush()
+            finally:
+                os._exit(code)
+        for fd in (in_r, out_w, err_w):
+            os.close(fd)
+        self.pid = pid
+        self.returncode: int | None = None
+        self.stdin = os.fdopen(in_w, "wb", buffering=0) if in_w is not None else None
+        self.stdout = os.fdopen(out_r, "rb", buffering=0)
+        self.stderr = os.fdopen(err_r, "rb")
+
+    def send_signal(self, sig: int) -> None:
+        if self.returncode is None:
+            os.kill(self.pid, sig)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def wait(self) -> int:
+        if self.returncode is None:
+            _, status = os.waitpid(self.pid, 0)
+            self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+
 def run_and_kill(kill: Kill, path: Path, ref: Reference) -> tuple[int, bool]:
     """Run the writer on `path` and kill it; returns (last acknowledgement, killed
     while running).  The acknowledged states are checked against the reference."""
-    env = dict(os.environ)
-    env.pop("CDB_CRASH", None)
-    if kill.crash:
-        env["CDB_CRASH"] = kill.crash
-    args = [sys.executable, str(WRITER), str(path), str(kill.seed), str(COMMANDS)]
+    args = [str(path), str(kill.seed), str(COMMANDS)]
     if kill.after is not None:
         args.append("--lockstep")
-    process = subprocess.Popen(
-        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, bufsize=0,
-        stdin=subprocess.PIPE if kill.after is not None else subprocess.DEVNULL,
-    )
+    process = Forked(args, kill.crash, lockstep=kill.after is not None)
     assert process.stdout is not None and process.stderr is not None
     watchdog = threading.Timer(30, process.kill)  # a hung writer fails the test, not CI
     watchdog.start()
