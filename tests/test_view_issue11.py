@@ -81,14 +81,16 @@ def test_cdbtui_show_json_gives_the_window_notes_and_expires(tmp_path):
     assert json.loads(cdbtui("show", str(path), "--json").stdout)["window"] is None
 
 
-def test_the_djs_header_says_where_a_reaction_lands_once_the_countdown_left_it():
+def test_the_djs_header_shows_where_a_reaction_lands_while_the_window_is_open():
     fight = play(*MID_TURN).fight
     line = status_line(fight)
     assert line.startswith("Turno 1 · Momento 5 · Actúa: Sven, luego Soldado 1 · reacciones a M7")
-    # An action with nobody skipped: the window is at the current moment, nothing to say.
-    same = play("alta Ana ac=6 momento=7", "alta Bea ac=6 momento=7", "empezar", "ana gasta 1").fight
-    assert same.window is not None and same.window.moment == same.moment == 7
-    assert "reacciones" not in status_line(same)
+    # An action with nobody skipped: the window is at the current moment, and open.
+    same = play("alta Ana ac=6 momento=7", "alta Bea ac=6 momento=7", "empezar", "ana gasta 1")
+    assert same.fight.window is not None and same.fight.window.moment == same.fight.moment == 7
+    assert "reacciones a M7" in status_line(same.fight)
+    same.execute("siguiente")  # closes it
+    assert "reacciones" not in status_line(same.fight)
     assert "reacciones" not in status_line(play(*demo_lines()).fight)
 
 

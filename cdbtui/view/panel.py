@@ -188,12 +188,12 @@ def panel_title(c: Combatant) -> str:
 
 
 def window_part(fight: Fight) -> str | None:
-    """"reacciones a M7" while the reaction window (RULES.md §3) is open at a moment
-    the countdown has left: a reaction or interrupt typed now lands there.  None when
-    it is closed, open at the current moment (a reaction lands there anyway) or the
-    turn is over (nobody is left to react)."""
+    """"reacciones a M7" while the reaction window (RULES.md §3) is open: a reaction
+    or interrupt typed now lands there (RULES.md: the header shows it while it is
+    open, also when the countdown is still at that moment).  None when it is closed
+    or the turn is over (nobody is left to react)."""
     moment = window_moment(fight)
-    if moment is None or moment == fight.moment or fight.turn_over:
+    if moment is None or fight.turn_over:
         return None
     return f"reacciones a M{moment}"
 
