@@ -25,27 +25,61 @@ from .text import fold
 def evolve(inst, **changes):
     """`attrs.evolve`, fast for the two values every command copies (`Combatant`,
     `Fight`): a command changes a few fields of objects of 20 and 40 fields, and
-    `attrs.evolve` re-runs the whole `__init__` (it costs a new turn of 200 combatants
-    milliseconds).  Those two classes keep their fields in `__dict__` (no converters,
-    validators or setattr hooks), so the copy is the old dict updated; any other
-    class goes to `attrs.evolve`."""
-    fields = _FAST.get(type(inst))
-    if fields is None:
+    `attrs.evolve` re-runs the whole `__init__` generically (a new turn of 200
+    combatants paid milliseconds for it).  For those two classes (no converters,
+    validators or setattr hooks) a copier generated from their fields sets each
+    slot straight from the old object or the change; any other class goes to
+    `attrs.evolve`."""
+    fast = _FAST.get(type(inst))
+    if fast is None:
         return attrs.evolve(inst, **changes)
+    fields, copier = fast
     if not changes.keys() <= fields:
         raise TypeError(f"{type(inst).__name__} has no field {sorted(changes.keys() - fields)[0]!r}")
-    new = object.__new__(type(inst))
-    values = new.__dict__
-    values.update(inst.__dict__)
-    values.update(changes)
-    if "_attrs_cached_hash" in values:
-        values["_attrs_cached_hash"] = None
-    return new
+    return copier(inst, changes)
 
 
-#: The classes `evolve` copies by their `__dict__`, with their field names (filled in
-#: below, once the classes exist).
-_FAST: dict[type, frozenset[str]] = {}
+def copier_of(cls: type, params: tuple[str, ...], fields: dict[str, str]):
+    """A function `(old, *params) -> cls`: a copy of `old` whose `fields` are set to
+    the given Python expressions (of `old`, the params and constants) and whose other
+    fields are old's, slot by slot.  For a copy made very often with the same fields
+    changed (every combatant at a new turn, turn.py)."""
+    names = [f.name for f in attrs.fields(cls)]
+    assert set(fields) <= set(names), sorted(set(fields) - set(names))
+    assert _FAST.get(cls) is not None, cls
+    scope: dict[str, object] = {"new": object.__new__, "cls": cls}
+    body = [f"def copy(old, {', '.join(params)}):", "    n = new(cls)"]
+    for name in names:
+        scope[f"set_{name}"] = getattr(cls, name).__set__
+        body.append(f"    set_{name}(n, {fields.get(name, f'old.{name}')})")
+    if "_attrs_cached_hash" in getattr(cls, "__slots__", ()):
+        scope["set_hash"] = getattr(cls, "_attrs_cached_hash").__set__
+        body.append("    set_hash(n, None)")
+    body.append("    return n")
+    exec("\n".join(body), scope)  # noqa: S102 - generated from attrs fields and code, no input
+    return scope["copy"]
+
+
+def _copier(cls: type):
+    """`copy(old, changes)`: a new `cls` with old's fields, those in `changes` changed."""
+    fields = [f.name for f in attrs.fields(cls)]
+    assert not any(f.converter or f.validator or f.on_setattr for f in attrs.fields(cls)), cls
+    scope: dict[str, object] = {"new": object.__new__, "cls": cls}
+    body = ["def copy(old, changes):", "    n = new(cls)"]
+    for name in fields:
+        scope[f"set_{name}"] = getattr(cls, name).__set__
+        body.append(f"    set_{name}(n, changes[{name!r}] if {name!r} in changes else old.{name})")
+    if "_attrs_cached_hash" in getattr(cls, "__slots__", ()):
+        scope["set_hash"] = getattr(cls, "_attrs_cached_hash").__set__
+        body.append("    set_hash(n, None)")
+    body.append("    return n")
+    exec("\n".join(body), scope)  # noqa: S102 - generated from attrs fields, no input
+    return scope["copy"]
+
+
+#: The classes `evolve` copies with a generated copier (filled in below, once the
+#: classes exist).
+_FAST: dict[type, object] = {}
 
 #: Wound categories (RULES.md §6), in the order their boxes fill, with the total
 #: penalty a combatant suffers once a box of that category is marked.
@@ -205,7 +239,7 @@ class Track:
         return 0 if category is None else TRACK_PENALTIES[category]
 
 
-@frozen(cache_hash=True, slots=False)
+@frozen(cache_hash=True)
 class Combatant:
     """One column of the sheet: a character's sheet data and its place in the countdown."""
 
@@ -690,7 +724,7 @@ class Window:
     before: tuple[Combatant, ...] = ()
 
 
-@frozen(slots=False)
+@frozen
 class Fight:
     """A whole encounter: the roster, the countdown, the log and the RNG position."""
 
@@ -816,5 +850,4 @@ class Fight:
 
 
 for _cls in (Combatant, Fight):
-    assert not any(f.converter or f.validator or f.on_setattr for f in attrs.fields(_cls)), _cls
-    _FAST[_cls] = frozenset(f.name for f in attrs.fields(_cls))
+    _FAST[_cls] = (frozenset(f.name for f in attrs.fields(_cls)), _copier(_cls))

@@ -28,6 +28,7 @@ from .countdown import (
 )
 from .errors import Refusal
 from .model import (
+    copier_of,
     evolve,
     ACTIVE,
     FOLLOWING,
@@ -43,33 +44,35 @@ from .mounts import refuse_mount, rider_present
 from .queries import is_incapacitated, is_out, queue
 from .spending import check_can_maneuver, complete_carried
 
-#: What a new turn resets on each combatant in play (RULES.md §3 "Turn start"),
-#: besides its marker, AC, status, conditions and their durations (`_renewed`'s
-#: arguments) and `aimed_last_turn` (this turn's aim becomes last turn's); every other
-#: field is kept.
+#: What a new turn resets on each combatant in play (RULES.md §3 "Turn start"), as
+#: Python expressions of `old` (the combatant) and `_renewed`'s arguments (its marker,
+#: AC, status, conditions and their durations); every other field is kept.
 _TURN_RESET = {
-    "attacks": 0,
-    "extra_targets": 0,
-    "targets": (),
-    "leadership": 0,
-    "stops": (),
-    "maneuvers": (),
-    "aimed_this_turn": False,
-    "moved_this_turn": False,
-    "recon_this_turn": False,
-    "melee_this_turn": False,
-    "acting": False,
-    "trigger": None,
-    "arrival": 0,
+    "marker": "marker",
+    "ac": "ac",
+    "status": "status",
+    "conditions": "conditions",
+    "expires": "expires",
+    "attacks": "0",
+    "extra_targets": "0",
+    "targets": "()",
+    "leadership": "0",
+    "stops": "()",
+    "maneuvers": "()",
+    "aimed_last_turn": "old.aimed_this_turn",
+    "aimed_this_turn": "False",
+    "moved_this_turn": "False",
+    "recon_this_turn": "False",
+    "melee_this_turn": "False",
+    "acting": "False",
+    "trigger": "None",
+    "arrival": "0",
 }
 
-
-def _renewed(c: Combatant, marker: int | None, ac: int, status: Status,
-             conditions: tuple[str, ...], expires: tuple) -> Combatant:
-    """`c` at the start of a turn (`_TURN_RESET`): model.evolve's quick copy, so that
-    a turn of 200 combatants stays cheap (benchmarks/engine.py)."""
-    return evolve(c, marker=marker, ac=ac, status=status, conditions=conditions,
-                  expires=expires, aimed_last_turn=c.aimed_this_turn, **_TURN_RESET)
+#: `_renewed(c, marker, ac, status, conditions, expires)`: `c` at the start of a turn
+#: (`_TURN_RESET`), the same as `evolve(c, …)` but made once for these fields, so that
+#: a turn of 200 combatants stays cheap (benchmarks/engine.py).
+_renewed = copier_of(Combatant, ("marker", "ac", "status", "conditions", "expires"), _TURN_RESET)
 
 
 def _turn_status(c: Combatant) -> Status:
