@@ -146,6 +146,10 @@ def test_copias_one_is_refused(table):
     refused(table, "alta Orco ac=5 copias=1", says=("copias=", "quita copias="))
 
 
+def test_copias_zero_is_refused_not_read_as_a_single_one(table):
+    refused(table, "alta Orco ac=5 copias=0", says=("copias=", "quita copias="))
+
+
 @pytest.mark.parametrize("count", [0 - 2, COPIES[1] + 1])
 def test_copias_out_of_range_is_refused(table, count):
     refused(table, f"alta Orco ac=5 copias={count}", says=f"entre {COPIES[0]} y {COPIES[1]}")

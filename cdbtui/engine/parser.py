@@ -316,6 +316,8 @@ def _parse_add(tokens: list[str]) -> cmd.Add:
     members = number(values["miembros"], "miembros") if "miembros" in values else 0
     toughness = number(values["aguante"], "aguante") if "aguante" in values else 1
     copies = number(values["copias"], "copias") if "copias" in values else 0
+    if "copias" in values and copies < 2:  # 0 would read as "no copias" further on
+        raise Refusal(f"copias= entre 2 y 50 (pedido: {copies}); para uno solo, quita copias=")
     return cmd.Add(
         name=name,
         ac=number(values["ac"], "ac"),
