@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
+from fights import play
 from shell import cdbtui
 
 from cdbtui.engine.session import Session
@@ -374,3 +375,13 @@ def test_do_from_stdin_refusing_the_first_line_changes_nothing(table):
     assert result.returncode == 1 and result.stderr.count("\n") == 1
     assert "«Soldado 1»" in result.stderr
     assert table.read_bytes() == before
+
+
+def test_tirar_juntos_with_the_copies_name_rolls_one_die_for_all_of_them():
+    """COMMANDS.md: `alta NAME … copias=N` … `tirar juntos` rolls one for all."""
+    s = play("alta Orco ac=5 ini=1 copias=4", "alta Mike ac=7 bando=pj", "tirar juntos Orco")
+    starts = {c.name: c.start for c in s.fight.combatants}
+    assert starts["Mike"] is None
+    assert len({starts[f"Orco {i}"] for i in range(1, 5)}) == 1 and starts["Orco 1"] is not None
+    one_by_one = play("alta Orco ac=5 ini=1 copias=3", "tirar Orco")
+    assert all(c.start is not None for c in one_by_one.fight.combatants)

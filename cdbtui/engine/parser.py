@@ -168,9 +168,30 @@ def take_name(fight: Fight, tokens: list[str]) -> tuple[Combatant, list[str]]:
     raise Refusal(f"No hay nadie llamado «{tokens[0]}» en este combate")
 
 
-def take_names(fight: Fight, tokens: list[str]) -> tuple[str, ...]:
+def _copies_named(fight: Fight, word: str) -> list[str]:
+    """The copies «WORD 1» … «WORD N» made by `alta WORD … copias=N` (RULES: `tirar
+    juntos WORD` rolls one die for all of them), when WORD is no one's own name."""
+    base = fold(word)
+    if not base or fight.find(word) is not None:
+        return []
+    found = []
+    for c in fight.combatants:
+        head, _, number = fold(c.name).rpartition(" ")
+        if head == base and number.isdigit():
+            found.append(c.name)
+    return found if len(found) >= 2 else []
+
+
+def take_names(fight: Fight, tokens: list[str], *, copies: bool = False) -> tuple[str, ...]:
+    """The combatants named one after another; with `copies`, a bare name whose copies
+    are on the roster («Orco» for «Orco 1» … «Orco 4») stands for all of them."""
     names: list[str] = []
     while tokens:
+        group = _copies_named(fight, tokens[0]) if copies else []
+        if group:
+            names.extend(name for name in group if name not in names)
+            tokens = tokens[1:]
+            continue
         combatant, tokens = take_name(fight, tokens)
         names.append(combatant.name)
     return tuple(names)
@@ -216,7 +237,7 @@ def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
             rest = rest[1:]
             if not rest:
                 raise Refusal("«tirar juntos» necesita los nombres del grupo")
-        return cmd.Roll(take_names(fight, rest), together)
+        return cmd.Roll(take_names(fight, rest, copies=True), together)
     if keyword == "sorpresa":
         if not rest:
             raise Refusal("«sorpresa» necesita los nombres de los sorprendidos")
