@@ -34,7 +34,7 @@ from .engine.model import (
     Status,
     Track,
 )
-from .players import SECRET, player_log, secret, visible
+from .players import SECRET, player_log, players_notes, secret, visible
 from .printable import literal
 from .view.sheet import WITH_LEFT_IN_BRACKETS, conditions_text, note_text
 
@@ -116,8 +116,8 @@ def _row(c: Combatant, fight: Fight, for_players: bool) -> RosterRow:
     state = [conditions_text(c, fight, form=WITH_LEFT_IN_BRACKETS)] if c.conditions else []
     if c.status is Status.OUT:
         state.append("fuera de combate")
-    if c.notes and not hide:
-        state += [f"nota: {note_text(n, fight, form=WITH_LEFT_IN_BRACKETS)}" for n in c.notes]
+    notes = players_notes(c, fight) if for_players else c.notes
+    state += [f"nota: {note_text(n, fight, form=WITH_LEFT_IN_BRACKETS)}" for n in notes]
     return RosterRow(
         name=c.name,
         side=side_label(c.side),

@@ -25,7 +25,7 @@ from __future__ import annotations
 from attrs import evolve, field, frozen
 
 from .engine.countdown import follow_countdown, next_go, next_moment
-from .engine.model import STATUS_ES, Combatant, Fight, LogEntry, LogKind, Role, Status
+from .engine.model import STATUS_ES, Combatant, Fight, LogEntry, LogKind, Note, Role, Status
 from .engine.rules import queue
 from .engine.text import fold
 from .printable import literal
@@ -102,6 +102,21 @@ def player_moment(fight: Fight) -> int | None:
     return fight.moment if ahead is None else min(ahead, fight.moment)
 
 
+def players_notes(c: Combatant, fight: Fight) -> tuple[Note, ...]:
+    """The notes about `c` players may read: none of a private PNJ's (the DJ's remarks
+    about it are its own), and none that names someone hidden from them now («vigila a
+    La Viuda Negra» would tell them she is there)."""
+    if secret(c) or not c.notes:
+        return ()
+    return tuple(n for n in c.notes
+                 if not any(m.hidden for m in fight.mentions((), free=n.text)))
+
+
+def _with_players_notes(c: Combatant, fight: Fight) -> Combatant:
+    notes = players_notes(c, fight)
+    return c if notes == c.notes else evolve(c, notes=notes)
+
+
 def players_fight(fight: Fight) -> Fight:
     """The fight as the players see it; every other player function draws from it.
 
@@ -114,8 +129,7 @@ def players_fight(fight: Fight) -> Fight:
     to that moment, waiters paying 1 AC per moment passed.  Applying it twice changes
     nothing more.
     """
-    combatants = tuple(evolve(c, notes=()) if secret(c) and c.notes else c
-                       for c in visible(fight))
+    combatants = tuple(_with_players_notes(c, fight) for c in visible(fight))
     seen = evolve(fight, combatants=combatants, log=player_log(fight), window=None)
     if not fight.started:
         return seen

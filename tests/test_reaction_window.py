@@ -196,3 +196,11 @@ def test_every_reaction_of_the_catalog_is_applied_in_the_window():
             continue
         x = s.fight.find("X")
         assert x.marker == 7 - (6 - x.ac), reaction
+
+
+def test_an_action_that_ends_the_turn_opens_no_window_and_the_turn_end_stays_logged():
+    s = play("alta X ac=6 momento=7", "alta Y ac=3 momento=7", "empezar", "x fin",
+             "y disparar-armas-largas a x")
+    assert s.fight.turn_over and s.fight.window is None
+    s.execute("nota x herido en el brazo")
+    assert logged(s, "Fin del turno 1: todos han terminado")

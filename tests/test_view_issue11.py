@@ -315,3 +315,14 @@ def test_players_read_no_moments_when_a_reaction_lands_while_hidden_pnj_act():
     players = export_markdown(fight, for_players=True)
     assert "- Mike: Esquivar, reacción (1 AC) → momento 4" in players.splitlines()
     assert "`M" not in players
+
+
+def test_a_note_naming_a_hidden_combatant_is_read_by_no_player():
+    from cdbtui.export import export_markdown
+    fight = play("alta Mike ac=6 bando=pj momento=7", 'alta "La Viuda Negra" ac=6 momento=4 oculto',
+                 "nota Mike vigila a La Viuda Negra", "nota Mike cojea", "empezar").fight
+    seen = players_fight(fight)
+    assert [n.text for n in seen.find("Mike").notes] == ["cojea"]
+    players = export_markdown(fight, for_players=True)
+    assert "Viuda" not in players and "cojea" in players
+    assert "vigila a La Viuda Negra" in export_markdown(fight)  # the DJ's export keeps it

@@ -104,7 +104,9 @@ def apply(fight: Fight, command: cmd.Command) -> Fight:
     start = window_base(fight) if kept else evolve(fight, window=None)
     raw = sync_mounts(handler(start, command))
     after = sync_mounts(settle(raw))
-    if (kept or opens) and after.started and not after.quick and raw.moment is not None:
+    # A window only while someone may still answer: not once the action ended the turn.
+    if ((kept or opens) and after.started and not after.quick and raw.moment is not None
+            and not raw.turn_over):
         after = open_window(raw, after)
     if after.turn_over and not start.turn_over:
         after = after.note(f"Fin del turno {after.turn}: todos han terminado (usa «turno»)",
