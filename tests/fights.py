@@ -55,3 +55,14 @@ def refused(s, line: str, match: str) -> None:
 
 def logged(s, text: str) -> bool:
     return any(text in entry.text for entry in s.fight.log)
+
+
+def undoable(s, line: str) -> None:
+    """`line` runs, undo gives back exactly the state before, redo the one after."""
+    before = s.fight
+    s.execute(line)
+    after = s.fight
+    s.execute("deshacer")
+    assert s.fight == before
+    s.execute("rehacer")
+    assert s.fight == after

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import attrs
 import pytest
-from fights import logged, refused
+from fights import logged, refused, undoable
 from shell import cdbtui
 
 from cdbtui.engine import commands as cmd
@@ -34,14 +34,6 @@ def texts(s) -> list[str]:
     return [e.text for e in s.fight.log]
 
 
-def undoable(s, line: str) -> None:
-    before = s.fight
-    s.execute(line)
-    after = s.fight
-    s.execute("deshacer")
-    assert s.fight == before
-    s.execute("rehacer")
-    assert s.fight == after
 
 
 def seen_by_players(s) -> list[str]:

@@ -112,12 +112,11 @@ def test_hidden_copies_stay_hidden_from_the_players(table):
 
 def test_revealing_one_copy_shows_only_that_one_from_then_on(table):
     result = cdbtui("do", str(table), "alta Sombra ac=5 copias=3 oculto", 'revelar "Sombra 2"')
-    if "Orden desconocida" in result.stderr:
-        pytest.skip("revelar is not built yet (RULES.md §5, another part of issue 11)")
     assert result.returncode == 0, result.stderr
     players = cdbtui("export", str(table), "--jugadores").stdout
     assert "Sombra 1" not in players and "Sombra 3" not in players
     assert "Alta de Sombra" not in players  # what happened while hidden stays hidden
+    assert "Sombra 2" in players
 
 
 def test_copies_work_for_hordes(table):

@@ -20,7 +20,7 @@ S1, S2 = '"Soldado 1"', '"Soldado 2"'
 SHOOT = "disparar-armas-largas"
 
 
-from fights import logged, refused  # noqa: E402
+from fights import logged, refused, undoable  # noqa: E402
 
 
 def run(s, *lines: str) -> None:
@@ -32,15 +32,6 @@ def get(s, name: str):
     return s.fight.find(name)
 
 
-def undoable(s, line: str) -> None:
-    """`line` runs, undo gives back exactly the state before, redo the one after."""
-    before = s.fight
-    s.execute(line)
-    after = s.fight
-    s.execute("deshacer")
-    assert s.fight == before
-    s.execute("rehacer")
-    assert s.fight == after
 
 
 # ---------------------------------------------------------------- §4 attacks name their target

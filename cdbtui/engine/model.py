@@ -39,19 +39,15 @@ def evolve(inst, **changes):
     return copier(inst, changes)
 
 
-def copier_of(cls: type, params: tuple[str, ...], fields: dict[str, str]):
-    """A function `(old, *params) -> cls`: a copy of `old` whose `fields` are set to
-    the given Python expressions (of `old`, the params and constants) and whose other
-    fields are old's, slot by slot.  For a copy made very often with the same fields
-    changed (every combatant at a new turn, turn.py)."""
-    names = [f.name for f in attrs.fields(cls)]
-    assert set(fields) <= set(names), sorted(set(fields) - set(names))
-    assert _FAST.get(cls) is not None, cls
+def _generated_copy(cls: type, params: str, value_of) -> object:
+    """A function `copy(old, <params>)` making a new `cls` slot by slot, each field's
+    value the Python expression `value_of(name)` (of `old` and the params)."""
+    assert not any(f.converter or f.validator or f.on_setattr for f in attrs.fields(cls)), cls
     scope: dict[str, object] = {"new": object.__new__, "cls": cls}
-    body = [f"def copy(old, {', '.join(params)}):", "    n = new(cls)"]
-    for name in names:
-        scope[f"set_{name}"] = getattr(cls, name).__set__
-        body.append(f"    set_{name}(n, {fields.get(name, f'old.{name}')})")
+    body = [f"def copy(old, {params}):", "    n = new(cls)"]
+    for f in attrs.fields(cls):
+        scope[f"set_{f.name}"] = getattr(cls, f.name).__set__
+        body.append(f"    set_{f.name}(n, {value_of(f.name)})")
     if "_attrs_cached_hash" in getattr(cls, "__slots__", ()):
         scope["set_hash"] = getattr(cls, "_attrs_cached_hash").__set__
         body.append("    set_hash(n, None)")
@@ -60,21 +56,19 @@ def copier_of(cls: type, params: tuple[str, ...], fields: dict[str, str]):
     return scope["copy"]
 
 
+def copier_of(cls: type, params: tuple[str, ...], fields: dict[str, str]):
+    """A function `(old, *params) -> cls`: a copy of `old` whose `fields` are set to
+    the given Python expressions (of `old`, the params and constants) and whose other
+    fields are old's, slot by slot.  For a copy made very often with the same fields
+    changed (every combatant at a new turn, turn.py)."""
+    assert set(fields) <= {f.name for f in attrs.fields(cls)}, sorted(fields)
+    return _generated_copy(cls, ", ".join(params), lambda name: fields.get(name, f"old.{name}"))
+
+
 def _copier(cls: type):
     """`copy(old, changes)`: a new `cls` with old's fields, those in `changes` changed."""
-    fields = [f.name for f in attrs.fields(cls)]
-    assert not any(f.converter or f.validator or f.on_setattr for f in attrs.fields(cls)), cls
-    scope: dict[str, object] = {"new": object.__new__, "cls": cls}
-    body = ["def copy(old, changes):", "    n = new(cls)"]
-    for name in fields:
-        scope[f"set_{name}"] = getattr(cls, name).__set__
-        body.append(f"    set_{name}(n, changes[{name!r}] if {name!r} in changes else old.{name})")
-    if "_attrs_cached_hash" in getattr(cls, "__slots__", ()):
-        scope["set_hash"] = getattr(cls, "_attrs_cached_hash").__set__
-        body.append("    set_hash(n, None)")
-    body.append("    return n")
-    exec("\n".join(body), scope)  # noqa: S102 - generated from attrs fields, no input
-    return scope["copy"]
+    return _generated_copy(
+        cls, "changes", lambda name: f"changes[{name!r}] if {name!r} in changes else old.{name}")
 
 
 #: The classes `evolve` copies with a generated copier (filled in below, once the

@@ -135,7 +135,8 @@ def _verdict(check: Callable[..., None], *args) -> Verdict:
 
 
 def judge(
-    fight: Fight, c: Combatant, maneuver: Maneuver | None, cost: int | None = None
+    fight: Fight, c: Combatant, maneuver: Maneuver | None, cost: int | None = None,
+    *, answering: Fight | None = None,
 ) -> ManeuverOption:
     """Whether `c` can do `maneuver` now (None: a free action of `cost` AC), checked as
     `maneuvers._perform` checks it, in the same order.  A variable cost is judged at its
@@ -170,7 +171,7 @@ def judge(
     if maneuver is not None and maneuver.reaction:
         # A reaction answers the last action: it is judged where it would happen,
         # in the reaction window's state (RULES.md §3).
-        fight = window_base(fight)
+        fight = window_base(fight) if answering is None else answering
         c = fight.find(c.name) or c
         missing = max(0, judged - c.ac)
         refused = _verdict(check_react, fight, c, maneuver, judged)
@@ -208,7 +209,9 @@ def options(fight: Fight, name: str, *, maneuvers: bool = True) -> Options:
     verbs are still answered, reactions included).  Refusal if nobody has that name."""
     c = get_combatant(fight, name)
     available = catalog_for(fight).available(c)
-    judged = tuple(judge(fight, c, m) for m in available if maneuvers or m.reaction)
+    answering = window_base(fight)  # where reactions and interrupts happen (RULES.md §3)
+    judged = tuple(judge(fight, c, m, answering=answering)
+                   for m in available if maneuvers or m.reaction)
     reactions = sorted((o for o in judged if o.maneuver.reaction), key=lambda o: o.cost)
     if any(o.ok for o in reactions):
         react = YES
@@ -223,8 +226,7 @@ def options(fight: Fight, name: str, *, maneuvers: bool = True) -> Options:
         hold=_verdict(check_hold, fight, c),
         act_now=_verdict(check_act_now, fight, c),
         wait=_verdict(check_wait, fight, c),
-        interrupt=_verdict(check_interrupt, window_base(fight),
-                           window_base(fight).find(c.name) or c),
+        interrupt=_verdict(check_interrupt, answering, answering.find(c.name) or c),
         decline=_verdict(check_decline, fight, c),
         maneuvers=judged if maneuvers else (),
     )

@@ -365,7 +365,7 @@ TURNS_KEYS = ("turnos", "turns")
 MOST_TURNS = 99
 
 
-def _take_turns(tokens: list[str], usage: str) -> tuple[list[str], int | None]:
+def _take_turns(tokens: list[str]) -> tuple[list[str], int | None]:
     """`tokens` without a trailing `turnos=N`, and N (None if there is none)."""
     if not tokens:
         return tokens, None
@@ -379,7 +379,7 @@ def _take_turns(tokens: list[str], usage: str) -> tuple[list[str], int | None]:
 
 
 def _parse_condition(fight: Fight, tokens: list[str]) -> cmd.Condition:
-    tokens, turns = _take_turns(tokens, USAGE["estado"])
+    tokens, turns = _take_turns(tokens)
     if len(tokens) < 2 or tokens[-1][:1] not in "+-−" or len(tokens[-1]) < 2:
         raise Refusal(f"Se usa «{USAGE['estado']}»")
     combatant, tail = take_name(fight, tokens[:-1])
@@ -396,7 +396,7 @@ def _parse_condition(fight: Fight, tokens: list[str]) -> cmd.Condition:
 def _parse_note(fight: Fight, tokens: list[str]) -> cmd.Note:
     """`nota NOMBRE TEXTO [turnos=N]` or `nota NOMBRE -`: the name is the longest
     match at the start (exact, or word prefixes), the rest is the note."""
-    tokens, turns = _take_turns(tokens, USAGE["nota"])
+    tokens, turns = _take_turns(tokens)
     combatant, rest = take_name(fight, tokens)
     if not rest:
         raise Refusal(f"Falta el texto de la nota: se usa «{USAGE['nota']}»")
