@@ -588,6 +588,9 @@ def _check_window(fight: Fight, header: str, names: set[str]) -> None:
         raise SaveError(f"{where}: una ventana de reacciones sin cuenta atrás por debajo de ella")
     if window.log > len(fight.log) and not header.startswith("state_"):  # its log comes later
         raise SaveError(f"{where} › log: el registro tiene {len(fight.log)} entradas, no {window.log}")
+    starts = [c.start for c in fight.combatants if c.start is not None]
+    if not starts or window.moment > max(starts):
+        raise SaveError(f"{where} › moment: nadie empieza tan arriba (momento {window.moment})")
     seen: set[str] = set()
     for c in window.before:
         if c.key not in names or c.key in seen:
@@ -687,7 +690,7 @@ def _session_v2(document: dict[str, Any], text: str, schema: int = SCHEMA) -> Lo
     edited = written is None or digest_of(written) != document.get("digest")
     notes: list[str] = []
     if edited:  # the DJ changed the state by hand: it is the new start of the history
-        session = Session(current if structured else recover_log(current))
+        session = Session(tidy_edit(current, notes) if structured else recover_log(current))
     elif not structured:
         session, edited = _old_session(base, lines, current, redo, notes)
     elif schema < 4:
@@ -706,6 +709,28 @@ def _session_v2(document: dict[str, Any], text: str, schema: int = SCHEMA) -> Lo
                          " editó a mano?): deshacer empieza aquí")
     applied, torn = replay_journal(session, document.get("journal", []))
     return Loaded(session, schema, applied, edited, torn, notes)
+
+
+def tidy_edit(fight: Fight, notes: list[str]) -> Fight:
+    """A state edited by hand, as the engine would hold it: a condition word the rules
+    don't know becomes a note (as `estado` would have refused it and `nota` kept it),
+    and a duration whose condition is gone is dropped; the DJ is told (`notes`)."""
+    changed = []
+    told: list[str] = []
+    for c in fight.combatants:
+        known, odd = split_known(fight.rules, c.conditions)
+        expires = tuple(e for e in c.expires if e.condition in known)
+        if odd or len(expires) != len(c.expires):
+            changed.append(evolve(c, conditions=known, expires=expires,
+                                  notes=(*c.notes, *(Note(x) for x in odd))))
+            told.extend(f"«{brief(x)}» de {brief(c.name)}" for x in odd)
+    if not changed:
+        return fight
+    if told:
+        notes.append("Estados que estas reglas no conocen, guardados como notas: " + ", ".join(told))
+    else:
+        notes.append("Se quitaron duraciones de estados que ya no tiene nadie")
+    return fight.replace(*changed)
 
 
 def as_of_v4(fight: Fight) -> Fight:

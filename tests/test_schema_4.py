@@ -60,3 +60,49 @@ def test_a_schema_3_save_is_migrated_on_first_write_keeping_the_original(tmp_pat
     assert [c["status"] for c in state["combatants"]][2] == "done"
     again = store.read(path)
     assert not again.edited and again.schema == 4
+
+
+def _edited_save(tmp_path: Path, old: str, new: str) -> Path:
+    """A schema-4 save of a short fight whose [fight] the DJ edited by hand."""
+    from cdbtui.engine.session import Session
+
+    session = Session.new("X", "cdb", 1)
+    for line in ("alta Ana ac=5", "alta Bea ac=5", "momento Ana 6", "momento Bea 4",
+                 "empezar", "estado Ana +aturdido turnos=2", "ana gasta 1"):
+        session.execute(line)
+    text = store.dumps(session)
+    assert old in text
+    path = tmp_path / "x.toml"
+    path.write_text(text.replace(old, new, 1), "utf-8")
+    return path
+
+
+def test_a_hand_edited_unknown_condition_becomes_a_note_and_the_dj_is_told(tmp_path):
+    path = _edited_save(tmp_path, 'conditions = ["aturdido"]', 'conditions = ["aturdido", "con-sueño"]')
+    loaded = store.read(path)
+    assert loaded.edited
+    ana = loaded.session.fight.find("Ana")
+    assert ana.conditions == ("aturdido",)
+    assert [n.text for n in ana.notes] == ["con-sueño"]
+    assert any("«con-sueño» de Ana" in note for note in loaded.notes)
+    # What loaded can be saved and loaded again, unchanged.
+    again = store.loads(store.dumps(loaded.session))
+    assert again.fight.find("Ana") == ana
+
+
+def test_a_hand_edited_duration_of_a_condition_nobody_has_is_dropped(tmp_path):
+    path = _edited_save(tmp_path, 'conditions = ["aturdido"]', 'conditions = []')
+    loaded = store.read(path)
+    ana = loaded.session.fight.find("Ana")
+    assert ana.conditions == () and ana.expires == ()
+    assert loaded.notes and "duraciones" in loaded.notes[0]
+
+
+def test_a_hand_edited_window_above_every_start_is_refused(tmp_path):
+    path = _edited_save(tmp_path, "[fight.window]\nmoment = 6", "[fight.window]\nmoment = 9")
+    try:
+        store.read(path)
+    except store.SaveError as error:
+        assert "nadie empieza tan arriba" in str(error)
+    else:
+        raise AssertionError("a window above every start loaded")
