@@ -1,4 +1,4 @@
-"""TUI benchmark: the app's own work per keypress, and time from launch to first paint.
+"""TUI benchmark: work per keypress, first paint, keypress to screen change in tmux.
 
 For 10, 50 and 200 combatants the real `CdbApp` runs headless (`run_test`, 160×50)
 on a started fight and a cycle of keys is pressed: spend 1 AC, undo, dodge, undo,
@@ -17,8 +17,31 @@ First paint is measured in a fresh interpreter: from before `import cdbtui.tui.a
 to the end of the first compositor render that shows the sheet (interpreter start-up
 itself, ~20 ms, is not included).
 
-Run: .venv/bin/python benchmarks/tui.py [--keys N]
-Goal: p95 work < 16 ms at 50 combatants, < 33 ms at 200; first paint < 1 s.
+Real terminal: the same 50- and 200-combatant saves open in the real app
+(`python -m cdbtui open SAVE`), each in a detached tmux session at 120×36, next to
+`benchmarks/minimal_app.py` (a Textual app that repaints a counter on the same keys).
+Once each has painted, → and ← are sent in turn (→ then ← keeps the state bounded)
+and the pane is polled until it differs from the screen before the key: that time
+is keypress to screen change, as a DJ sees it (tmux writes the key to the pty, the
+app reads, works, writes escape codes, tmux parses them into its grid).  The three
+apps run at once and take their keys in rounds, so a change of the machine's load
+hits all three alike; the ratio cdbtui / minimal is the figure to watch, the absolute
+times move with the load.  "last change" is the time of the last change before the
+pane stays the same for 50 ms (a repaint spread over several frames).
+
+Polling: one tmux server of our own (`-L`, no user config) and one control-mode
+client (`tmux -C`) kept open; send-keys and capture-pane are lines written to its
+stdin, answered between `%begin`/`%end`.  A capture that way costs ~0.15 ms; spawning
+`tmux capture-pane` per poll costs ~4–7 ms here (process start-up), which would make
+the floor bigger than the minimal app's whole latency.  Both are measured and printed
+as the floor: a sample includes the send-keys and up to one capture beyond the true
+change.  The polls run back to back (`--poll-pause MS` sleeps between them, to leave
+the CPU to the apps on a loaded machine; on 2 busy cores it made no visible
+difference).  TEXTUAL_ANIMATIONS=none in all apps, as above.
+
+Run: .venv/bin/python benchmarks/tui.py [--keys N] [--terminal-keys N] [--part all|headless|terminal]
+Goal: p95 work < 16 ms at 50 combatants, < 33 ms at 200; first paint < 1 s;
+in the real terminal, cdbtui's median within 1.3× the minimal app's (50 and 200).
 """
 
 from __future__ import annotations
@@ -26,6 +49,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -162,20 +187,230 @@ print(painted[0])
     return float(result.stdout.strip().splitlines()[-1])
 
 
+# ------------------------------------------------------------ real terminal (tmux)
+
+TERMINAL_SIZE = (120, 36)
+TERMINAL_KEYS = ("Right", "Left")
+#: cdbtui's median keypress-to-screen-change within this many times the minimal app's.
+TERMINAL_GOAL = 1.3
+MINIMAL_APP = Path(__file__).with_name("minimal_app.py")
+ROOT = Path(__file__).parents[1]
+
+
+class ControlClient:
+    """A private tmux server (its own socket, no user config) and one control-mode
+    client (`tmux -C`) attached to an idle session of its own: a command written to
+    its stdin is answered between `%begin` and `%end` lines, with no process started."""
+
+    def __init__(self, tmux: str) -> None:
+        self.tmux = tmux
+        self.socket = f"cdbtui-bench-{os.getpid()}"
+        env = {**{k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")},
+               "TEXTUAL_ANIMATIONS": "none", "COLORTERM": "truecolor"}  # the pane gives the size
+        self.process = subprocess.Popen(
+            [tmux, "-L", self.socket, "-f", "/dev/null", "-C", "new-session", "-s", "control", "cat"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
+        )
+        # new-session's own reply comes first: read replies up to the one of "ready"
+        self._send("set-option -g default-terminal tmux-256color")
+        self._send("set-option -g remain-on-exit on")  # an app that dies leaves its traceback
+        self._send("display-message -p ready")
+        while self._reply("start-up") != b"ready\n":
+            pass
+
+    def run(self, command: str) -> bytes:
+        """Run one tmux command through the control client; its output."""
+        self._send(command)
+        return self._reply(command)
+
+    def _send(self, command: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(command.encode() + b"\n")
+        self.process.stdin.flush()
+
+    def _reply(self, command: str) -> bytes:
+        """The next command reply (notifications between replies are skipped)."""
+        assert self.process.stdout is not None
+        readline = self.process.stdout.readline
+        lines: list[bytes] = []
+        inside = False
+        while True:
+            line = readline()
+            if not line:
+                raise RuntimeError(f"tmux control client ended on «{command}»")
+            if line.startswith(b"%begin"):
+                inside, lines = True, []
+            elif inside and line.startswith((b"%end", b"%error")):
+                if line.startswith(b"%error"):
+                    raise RuntimeError(f"tmux «{command}»: {b''.join(lines).decode(errors='replace')}")
+                return b"".join(lines)
+            elif inside:
+                lines.append(line)
+            # outside a block: a notification (%sessions-changed…), not ours
+
+    def start(self, name: str, command: str) -> None:
+        """A detached session running `command` at the fixed size."""
+        width, height = TERMINAL_SIZE
+        subprocess.run([self.tmux, "-L", self.socket, "new-session", "-d", "-s", name,
+                        "-x", str(width), "-y", str(height), command], check=True, timeout=10)
+
+    def capture(self, name: str) -> bytes:
+        return self.run(f"capture-pane -p -t {name}")
+
+    def close(self) -> None:
+        """End the server (and so the apps) and remove its socket file."""
+        socket = subprocess.run([self.tmux, "-L", self.socket, "display-message", "-p", "#{socket_path}"],
+                                check=False, capture_output=True, text=True, timeout=10).stdout.strip()
+        subprocess.run([self.tmux, "-L", self.socket, "kill-server"], check=False, capture_output=True,
+                       timeout=10)
+        self.process.wait(timeout=10)
+        if socket:
+            Path(socket).unlink(missing_ok=True)
+
+
+def wait_painted(client: ControlClient, name: str, text: str, timeout: float = 30.0) -> bytes:
+    """The pane once it shows `text` and has not changed for 0.3 s."""
+    deadline = time.monotonic() + timeout
+    pane, since = b"", time.monotonic()
+    while time.monotonic() < deadline:
+        now = client.capture(name)
+        if client.run(f"display-message -p -t {name} '#{{pane_dead}}'") == b"1\n":
+            raise RuntimeError(f"{name} ended before painting; the pane shows:\n{now.decode()}")
+        if now != pane:
+            pane, since = now, time.monotonic()
+        elif text.encode() in pane and time.monotonic() - since > 0.3:
+            return pane
+        time.sleep(0.01)
+    raise RuntimeError(f"{name}: «{text}» never appeared steadily; the pane shows:\n{pane.decode()}")
+
+
+def key_to_change(client: ControlClient, name: str, key: str, before: bytes,
+                  pause: float = 0.0, quiet: float = 0.05,
+                  timeout: float = 5.0) -> tuple[float, float, bytes]:
+    """Send `key`; seconds to the first capture that differs from `before`, seconds
+    to the last change before the pane stays the same for `quiet` seconds (a repaint
+    in several frames), and that settled pane.  `pause`: seconds slept between two
+    polls for the first change (0: back to back)."""
+    run = client.run
+    capture = f"capture-pane -p -t {name}"
+    began = time.perf_counter()
+    run(f"send-keys -t {name} {key}")
+    pane = run(capture)
+    while pane == before:
+        if time.perf_counter() - began > timeout:
+            raise RuntimeError(f"{name}: the screen did not change within {timeout} s of {key}")
+        if pause:
+            time.sleep(pause)
+        pane = run(capture)
+    first = last = time.perf_counter() - began
+    while time.perf_counter() - began - last < quiet:
+        time.sleep(0.001)  # changes after the first are timed to ~1 ms, leaving the CPU to the apps
+        now = run(capture)
+        if now != pane:
+            pane, last = now, time.perf_counter() - began
+    return first, last, pane
+
+
+def capture_floor(client: ControlClient, name: str, samples: int = 200) -> tuple[float, float]:
+    """Median seconds of one capture-pane through the control client, and through a
+    new `tmux capture-pane` process (the other way to poll)."""
+    through_client = []
+    for _ in range(samples):
+        began = time.perf_counter()
+        client.capture(name)
+        through_client.append(time.perf_counter() - began)
+    through_process = []
+    for _ in range(samples // 4):
+        began = time.perf_counter()
+        subprocess.run([client.tmux, "-L", client.socket, "capture-pane", "-p", "-t", name],
+                       capture_output=True, check=True)
+        through_process.append(time.perf_counter() - began)
+    return statistics.median(through_client), statistics.median(through_process)
+
+
+def measure_terminal(
+    paths: dict[int, Path], presses: int, pause: float = 0.0,
+) -> tuple[dict[str, tuple[list[float], list[float]]], tuple[float, float]] | None:
+    """Keypress-to-screen-change samples for the minimal app and cdbtui on each save,
+    all running at once in their own tmux sessions and measured in turns (one key to
+    each in every round), so a change of the machine's load hits all alike."""
+    tmux = shutil.which("tmux")
+    if tmux is None:
+        return None
+    client = ControlClient(tmux)
+    try:
+        apps = {"minimal": (f"exec {shlex.quote(sys.executable)} {shlex.quote(str(MINIMAL_APP))}", "Teclas: 0")}
+        for count, path in paths.items():
+            command = f"cd {shlex.quote(str(ROOT))} && exec {shlex.quote(sys.executable)} -m cdbtui open {shlex.quote(str(path))}"
+            apps[f"cdbtui-{count}"] = (command, "Actúa:")
+        for name, (command, _) in apps.items():
+            client.start(name, command)
+        screens = {name: wait_painted(client, name, text) for name, (_, text) in apps.items()}
+        floor = capture_floor(client, "minimal")
+        samples: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in apps}
+        warm = 6
+        for index in range(warm + presses):
+            key = TERMINAL_KEYS[index % len(TERMINAL_KEYS)]
+            for name in apps:
+                first, last, screens[name] = key_to_change(client, name, key, screens[name], pause)
+                if index >= warm:
+                    samples[name][0].append(first)
+                    samples[name][1].append(last)
+        return samples, floor
+    finally:
+        client.close()
+
+
+def report_terminal(paths: dict[int, Path], presses: int, pause: float = 0.0) -> bool:
+    """Print the real-terminal table; whether cdbtui is within the goal of the minimal app."""
+    width, height = TERMINAL_SIZE
+    print(f"\nreal terminal · tmux {width}×{height} · keys → ← alternating · {presses} per app"
+          " · keypress to the first capture-pane that differs")
+    measured = measure_terminal(paths, presses, pause)
+    if measured is None:
+        print("tmux is not installed: the real-terminal measurement did not run (apt-get install tmux)")
+        return False
+    samples, (client_floor, process_floor) = measured
+    minimal = statistics.median(samples["minimal"][0])
+    print(f"{'app':>12} | {'median':>8} {'p95':>8} | {'× minimal':>9} | {'last change':>11} {'p95':>8} | goal")
+    ok = True
+    for name, (values, lasts) in samples.items():
+        median = statistics.median(values)
+        line = f"{name:>12} | {median * 1000:>5.2f} ms {percentile(values, 0.95) * 1000:>5.2f} ms |"
+        whole = f"{statistics.median(lasts) * 1000:>8.2f} ms {percentile(lasts, 0.95) * 1000:>5.2f} ms"
+        if name == "minimal":
+            print(f"{line} {'1.00×':>9} | {whole} | —")
+            continue
+        ratio = median / minimal
+        verdict = "ok" if ratio <= TERMINAL_GOAL else f"FALLA (> {TERMINAL_GOAL}×)"
+        ok = ok and ratio <= TERMINAL_GOAL
+        print(f"{line} {ratio:>8.2f}× | {whole} | {verdict}")
+    print(f"measurement floor: one capture-pane through the control client takes {client_floor * 1000:.2f} ms"
+          f" (a new tmux process per poll: {process_floor * 1000:.2f} ms); every sample includes"
+          " the send-keys and up to one capture of it")
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--keys", type=int, default=80, help="keys measured per size")
+    parser.add_argument("--keys", type=int, default=80, help="keys measured per size (headless)")
+    parser.add_argument("--terminal-keys", type=int, default=60, help="keys measured per app (tmux)")
+    parser.add_argument("--poll-pause", type=float, default=0.0, metavar="MS",
+                        help="sleep between two polls of the pane (default 0: back to back)")
+    parser.add_argument("--part", choices=("all", "headless", "terminal"), default="all",
+                        help="only the headless work per key and first paint, or only the real terminal")
     args = parser.parse_args()
-    meter = Meter()
-    meter.install()
     goals = {50: 0.016, 200: 0.033}
     ok = True
-    print(f"cdbtui TUI benchmark · {SIZE[0]}×{SIZE[1]} · keys {' '.join(CYCLE)} · {args.keys} per size")
-    print(f"{'combatants':>10} | {'work median':>11} {'work p95':>9} | {'cpu median':>10} {'cpu p95':>8} | goal")
     with tempfile.TemporaryDirectory() as folder:
-        paths = {}
+        paths = {count: build_save(Path(folder), count) for count in (10, 50, 200)}
+        if args.part == "terminal":
+            return 0 if report_terminal({50: paths[50], 200: paths[200]}, args.terminal_keys, args.poll_pause / 1000) else 1
+        meter = Meter()
+        meter.install()
+        print(f"cdbtui TUI benchmark · {SIZE[0]}×{SIZE[1]} · keys {' '.join(CYCLE)} · {args.keys} per size")
+        print(f"{'combatants':>10} | {'work median':>11} {'work p95':>9} | {'cpu median':>10} {'cpu p95':>8} | goal")
         for count in (10, 50, 200):
-            paths[count] = build_save(Path(folder), count)
             work, cpu = asyncio.run(measure_keys(paths[count], args.keys, meter))
             p95 = percentile(work, 0.95)
             goal = goals.get(count)
@@ -188,6 +423,8 @@ def main() -> int:
             verdict = "ok" if seconds < 1.0 else "FALLA (> 1 s)"
             ok = ok and seconds < 1.0
             print(f"first paint, {count} combatants: {seconds * 1000:.0f} ms | {verdict}")
+        if args.part == "all":
+            ok = report_terminal({50: paths[50], 200: paths[200]}, args.terminal_keys, args.poll_pause / 1000) and ok
     return 0 if ok else 1
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .engine.catalog import RULESETS
 from .engine.errors import Refusal
-from .engine.session import Session
+from .engine.session import REDO, UNDO, Session
 from .library import entries, saves_folder
 from .engine.limits import shown, text_problem
 from .printable import literal
@@ -30,6 +30,7 @@ uso: cdbtui [--saves CARPETA]         pantalla inicial (partidas de ./saves o $C
      cdbtui do RUTA ORDEN [ORDEN ...]   ('-' lee órdenes de la entrada)
      cdbtui show RUTA [--json]
      cdbtui list                       las partidas de la carpeta, la más reciente primero
+     cdbtui maniobras RUTA             las maniobras de esa partida (id, nombre, AC)
      cdbtui view RUTA [--grande]       vista de jugadores (solo lectura)
      cdbtui serve RUTA [--port N] [--host DIR] [--origin URL] [--max N] [--grande]   vista de jugadores en el navegador
      cdbtui export RUTA [--format md|html] [--output ARCHIVO] [--jugadores]
@@ -160,26 +161,56 @@ def _read_lines(args: list[str]) -> list[str]:
     return lines
 
 
+#: The engine's hints that name a key of the TUI (its `?`), and what a shell has instead.
+def refusal_text(refusal: Refusal | str) -> str:
+    """A refusal as a shell says it: an unknown maneuver points at the command that
+    lists them (the TUI's `:` line completes them with Tab instead)."""
+    text = str(refusal)
+    if text.startswith("No conozco la maniobra"):
+        text += " (la lista: «cdbtui maniobras RUTA»)"
+    return text
+
+
 def _do(args: list[str], folder: Path) -> int:
     """Apply each line, durably, under the folder lock for the whole run: another
-    program can't write the save between the read and the last write."""
+    program can't write the save between the read and the last write.  What an
+    undo or redo took back or did again is said first ("Deshecho: …")."""
     if len(args) < 2:
         raise UsageError("se usa «cdbtui do RUTA ORDEN [ORDEN ...]»")
     path = Path(args[0])
     lines = _read_lines(args[1:])
+    said: list[str] = []
     with folder_lock(path):
         save_file = SaveFile.open(path)
         try:
             for line in lines:
                 try:
-                    save_file.play(line)
+                    outcome = save_file.play(line)
                 except Refusal as refusal:
-                    return _fail(f"«{line}»: {refusal}", 1)
+                    return _fail(f"«{line}»: {refusal_text(refusal)}", 1)
+                if outcome.kind in (UNDO, REDO):
+                    said.append(outcome.message)
         finally:
             problem = save_file.close()
     if problem:
         _err(f"cdbtui: aviso: {_one_line(problem)} (las órdenes ya están guardadas)")
+    for message in said:
+        _print(_one_line(message))
     _print(board_text(save_file.session.fight))
+    return 0
+
+
+def _maneuvers(args: list[str], folder: Path) -> int:
+    """`cdbtui maniobras RUTA`: the maneuvers a line of that fight may name (its
+    rules and house rules), one a line: id, name, cost."""
+    if len(args) != 1:
+        raise UsageError("se usa «cdbtui maniobras RUTA»")
+    from .engine.catalog import catalog_for
+
+    fight = load(Path(args[0])).fight
+    for maneuver in catalog_for(fight).maneuvers:
+        kind = " · reacción" if maneuver.reaction else (" · ataque" if maneuver.attack else "")
+        _print(_shown(f"{maneuver.id}  ·  {maneuver.name}  ·  {maneuver.cost_text()} AC{kind}"))
     return 0
 
 
@@ -395,6 +426,7 @@ def roster_quote(arg: str) -> str:
 COMMANDS = {
     "new": _new, "do": _do, "show": _show, "open": _open, "view": _view,
     "serve": _serve, "export": _export, "list": _list, "grupo": _roster, "casa": _house,
+    "maniobras": _maneuvers,
 }
 
 

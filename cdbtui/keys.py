@@ -81,6 +81,9 @@ class Key:
     shown: str | None
     when: When
     scope: Scope = Scope.OTHER
+    #: Checked before the focused widget's keys (the sheet scrolls with the arrows,
+    #: the screen's Tab moves the focus: the DJ's keys win).
+    priority: bool = False
 
     @property
     def action_name(self) -> str:
@@ -137,9 +140,19 @@ KEYS: tuple[Entry, ...] = (
         Key("u,ctrl+z", "undo", "undo", "deshacer", "u", When.FIGHT, Scope.HISTORY),
         Key("ctrl+y", "redo", "redo", "rehacer", "^y", When.FIGHT, Scope.HISTORY),
     )),
-    Entry("← → / h l", "mover la selección (tras cada orden vuelve a quien actúa)", (
-        Key("left,h", "move(-1)", "move-left", "anterior", None, When.FIGHT),
-        Key("right,l", "move(1)", "move-right", "siguiente", None, When.FIGHT),
+    Entry("← → / h l", "mover la selección (tras su orden sigue en el seleccionado; si era"
+          " el primero de la cola y ha terminado, pasa al siguiente)", (
+        Key("left,h", "move(-1)", "move-left", "anterior", None, When.FIGHT, priority=True),
+        Key("right,l", "move(1)", "move-right", "siguiente", None, When.FIGHT, priority=True),
+    )),
+    Entry("Tab / mayús+Tab", "recorrer la cola de este momento (y quien retrasa o espera)", (
+        Key("tab", "walk(1)", "walk-next", "cola", None, When.FIGHT, priority=True),
+        Key("shift+tab", "walk(-1)", "walk-previous", "cola atrás", None, When.FIGHT,
+            priority=True),
+    )),
+    Entry("/", "buscar por el nombre: unas letras de sus palabras (sin tildes), Tab entre"
+          " los encontrados, ⏎; con uno solo posible, la tecla siguiente ya es para él", (
+        Key("slash", "find", "find", "buscar", "/", When.FIGHT),
     )),
     Entry("d / s", "daño / estado (condición) del seleccionado", (
         Key("d", "damage", "damage", "daño", "d", When.SELECTED, Scope.SELECTED),
@@ -148,22 +161,28 @@ KEYS: tuple[Entry, ...] = (
     Entry("a", "añadir combatiente (también a mitad de combate)", (
         Key("a", "add", "add", "añadir", "a", When.FIGHT),
     )),
-    Entry("G / A", "guardar al seleccionado en el grupo de PJ / añadir el grupo al combate", (
+    Entry("G / A", "guardar al seleccionado en el grupo de PJ (un PNJ pregunta antes)"
+          " / añadir el grupo al combate", (
         Key("G", "party_save", "party-save", "al grupo", None, When.SELECTED),
         Key("A", "party_add", "party-add", "añadir el grupo", None, When.FIGHT),
     )),
-    Entry("i", "momentos iniciales: escribir o tirar 1d6+INI, empezar", (
+    Entry("i", "momentos iniciales: escribir o tirar 1d6+INI, empezar (sobre alguien sin"
+          " momento: «momento NOMBRE» en la línea de órdenes)", (
         Key("i", "initiative", "initiative", "iniciativa", "i", When.FIGHT),
     )),
-    Entry(":", "línea de órdenes (todas las de COMMANDS.md, con Tab para completar)", (
+    Entry(":", "línea de órdenes (todas las órdenes, con Tab para completar)", (
         Key("colon", "command_line", "command-line", "orden", ":", When.FIGHT),
     )),
     Entry("ctrl+p", "paleta de órdenes"),
     Entry("?", "esta ayuda: teclas, marcas de la plantilla y decisiones de reglas", (
         Key("question_mark", "help", "help", "ayuda", "?", When.ALWAYS),
     )),
-    Entry("q / ctrl+q", "salir (todo queda guardado tras cada orden)", (
-        Key("q", "app.quit", "quit", "salir", "q", When.ALWAYS),
+    Entry("L", "mostrar u ocultar la leyenda (oculta al empezar con menos de 40 filas)", (
+        Key("L", "legend", "legend", "leyenda", None, When.ALWAYS),
+    )),
+    Entry("q / ctrl+q", "volver a la lista de combates (si se abrió desde ella; si no, salir)"
+          " / salir; todo queda guardado tras cada orden", (
+        Key("q", "leave", "leave", "cerrar", "q", When.ALWAYS),
     )),
 )
 

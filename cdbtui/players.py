@@ -224,7 +224,8 @@ class Banner:
 
     `moment` is "" when there is none to show (set-up, Iniciativa Rápida, turn over);
     `note` then says why.  `actor` is empty when nobody acts; `later` lists the rest
-    of the queue ("luego Soldado 1").
+    of the queue ("luego Soldado 1"); `on_deck` who is on deck ("luego: Soldado 1",
+    `on_deck`), for the large layout's big line.
     """
 
     turn: str = field(converter=literal)
@@ -232,6 +233,27 @@ class Banner:
     note: str = field(converter=literal)
     actor: str = field(converter=literal)
     later: str = field(converter=literal)
+    on_deck: str = field(default="", converter=literal)
+
+
+def on_deck(seen: Fight) -> tuple[str, ...]:
+    """Who acts after the head of the queue in the players' fight `seen` (from
+    `players_fight`: no hidden PNJ there): the rest of the queue at this moment, or,
+    when the head is alone, the queue at the next moment anyone stands at."""
+    line = queue(seen)
+    if len(line) > 1:
+        return tuple(c.name for c in line[1:])
+    if seen.quick or seen.moment is None or not line:
+        return ()
+    mounts = seen.mounts
+    below = [c.marker for c in seen.combatants
+             if c.status is Status.READY and c.marker is not None and c.marker < seen.moment
+             and c.key not in mounts]
+    if not below:
+        return ()
+    ahead = max(below)
+    return tuple(c.name for c in queue(evolve(seen, moment=ahead))
+                 if c.marker == ahead and c.key not in mounts)
 
 
 def player_banner(fight: Fight) -> Banner:
@@ -249,7 +271,9 @@ def player_banner(fight: Fight) -> Banner:
     moment = "" if seen.moment is None else str(seen.moment)
     if not names:
         return Banner(turn, moment, "Momento", "", "nadie en este momento")
-    return Banner(turn, moment, "Momento", names[0], later)
+    deck = on_deck(seen)
+    return Banner(turn, moment, "Momento", names[0], later,
+                  f"luego: {', '.join(deck)}" if deck else "")
 
 
 @frozen

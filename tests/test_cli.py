@@ -324,3 +324,25 @@ def test_a_schema_1_save_still_works_and_keeps_its_original(tmp_path):
     state = json.loads(cdbtui("show", str(path), "--json").stdout)
     sven = next(c for c in state["combatants"] if c["name"] == "Sven")
     assert sven["conditions"] == ["agarrado"]
+
+
+def test_refusals_point_at_what_the_shell_has_and_maniobras_lists_them(save):
+    """The engine's «?» is a key of the TUI: the shell's refusals name a command."""
+    result = cdbtui("do", str(save), "mike volar")
+    assert result.returncode == 1
+    assert "«?»" not in result.stderr and "cdbtui maniobras RUTA" in result.stderr
+    empty = cdbtui("do", str(save), "  ")
+    assert empty.returncode == 1 and "«?»" not in empty.stderr
+    listed = cdbtui("maniobras", str(save))
+    assert listed.returncode == 0
+    ids = [line.split("  ·  ")[0] for line in listed.stdout.splitlines()]
+    assert "disparar-armas-largas" in ids and "esquivar" in ids
+    assert cdbtui("maniobras").returncode == 2
+
+
+def test_undo_and_redo_say_what_they_took_back(save):
+    cdbtui("do", str(save), "mike disparar-armas-largas")
+    undone = cdbtui("do", str(save), "deshacer")
+    assert undone.stdout.splitlines()[0] == "Deshecho: Mike disparar-armas-largas"
+    redone = cdbtui("do", str(save), "rehacer")
+    assert redone.stdout.splitlines()[0] == "Rehecho: Mike disparar-armas-largas"

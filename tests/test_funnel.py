@@ -107,3 +107,13 @@ def test_a_loaded_long_history_undoes_without_replaying_it_all(tmp_path, applied
     assert len(applied) <= 128
     monkeypatch.undo()
     assert load(path).fight.name == "N998"
+
+
+def test_undo_and_redo_through_the_funnel_say_which_line(carrying):
+    """What the TUI and `cdbtui do` show after an undo: the saved line taken back."""
+    carrying.play("B fin")
+    undone = carrying.play("deshacer")
+    assert undone.message == "Deshecho: B fin" and undone.line == "B fin"
+    redone = carrying.play(":rehacer")
+    assert redone.message == "Rehecho: B fin"
+    assert load(carrying.path).fight == carrying.session.fight

@@ -64,11 +64,18 @@ def test_the_help_lists_every_entry_of_the_table_in_its_order():
 def test_the_fight_screen_binds_exactly_the_keys_of_the_table():
     from cdbtui.tui.screens.fight import FightScreen
 
-    bound = [(b.key, b.action, b.description, b.show, b.key_display, b.id)
+    bound = [(b.key, b.action, b.description, b.show, b.key_display, b.id, b.priority)
              for b in FightScreen.BINDINGS]
-    table = [(k.keys, k.action, k.label, k.shown is not None, k.shown, k.id)
+    table = [(k.keys, k.action, k.label, k.shown is not None, k.shown, k.id, k.priority)
              for k in footer_keys()]
     assert bound == table
+
+
+def test_the_selection_keys_win_over_the_sheets_scrolling_and_the_focus_keys():
+    """←/→ and Tab are checked before the focused sheet's own keys (it scrolls with
+    the arrows when its columns don't fit; the screen's Tab moves the focus)."""
+    priority = {name for key in all_keys() if key.priority for name in key.keys.split(",")}
+    assert {"left", "right", "h", "l", "tab", "shift+tab"} <= priority
 
 
 def test_every_action_of_the_table_exists():

@@ -261,3 +261,17 @@ def demo_fight():
 def test_conditions_accept_feminine_and_english_spellings(fight, typed, condition):
     command = parse(f"estado Mike {typed}", fight)
     assert command == cmd.Condition("Mike", condition, typed[0] == "+")
+
+
+def test_an_unknown_maneuver_names_the_closest_one_and_no_key_that_is_not_there():
+    session = Session.new("X", "cdb", 1)
+    session.execute("alta Mike ac=5")
+    with pytest.raises(Refusal) as typo:
+        parse("Mike esquibar", session.fight)
+    assert str(typo.value) == "No conozco la maniobra «esquibar»: ¿esquivar?"
+    with pytest.raises(Refusal) as nothing:
+        parse("Mike zzzzzz", session.fight)
+    assert str(nothing.value) == "No conozco la maniobra «zzzzzz»"
+    with pytest.raises(Refusal) as empty:
+        parse("   ", session.fight)
+    assert "«?»" not in str(empty.value) and "siguiente" in str(empty.value)

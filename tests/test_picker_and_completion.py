@@ -13,6 +13,7 @@ from fights import demo_lines, play
 
 from cdbtui.engine.completion import completions
 from cdbtui.view import filter_choices, maneuver_choices
+from cdbtui.view.picker import filter_targets, target_choices
 
 #: Bruce has Artista Marcial; Kato has no talents.
 MARTIAL = (
@@ -73,6 +74,85 @@ def test_a_variable_cost_says_what_it_adds():
     assert carga.variable is not None and carga.hint.startswith("+ ")
 
 
+# ---------------------------------------------------------------- what the picker learns
+
+#: Mike acts alone from 9 down; on the other side two orcs, a hidden widow, a bandit.
+SKIRMISH = (
+    "alta Mike ac=9 bando=pj momento=9",
+    "alta Sven ac=5 bando=pj momento=2",
+    'alta "Orco número 23" ac=5 momento=1',
+    'alta "Orco número 28" ac=5 momento=1',
+    'alta "La Viuda Negra" ac=6 momento=1 oculto',
+    "alta Bandido ac=4 bando=Bandidos momento=1",
+    "empezar",
+)
+
+
+def test_the_maneuvers_used_in_this_fight_come_first_most_recent_first():
+    fresh = ids(choices_of("Mike", *SKIRMISH))
+    session = play(*SKIRMISH, "mike reconocimiento", 'mike disparar-armas-largas a "orco número 23"',
+                   "mike apuntar", "sven ponerse-a-cubierto")
+    mike = maneuver_choices(session.fight, session.fight.find("Mike"))
+    used = ["apuntar", "disparar-armas-largas", "reconocimiento"]
+    assert ids(mike)[:3] == used  # the most recent first
+    assert [ch.recent for ch in mike[:4]] == [True, True, True, False]
+    assert ids(mike)[3:] == [i for i in fresh if i not in used]  # the rest as before
+    # Sven's reaction is his own (reactions count); being a target counts for no one.
+    sven = maneuver_choices(session.fight, session.fight.find("Sven"))
+    assert ids(sven)[0] == "ponerse-a-cubierto" and not sven[1].recent
+    orc = maneuver_choices(session.fight, session.fight.find("Orco número 23"))
+    assert not any(ch.recent for ch in orc)
+    # The log is the fight's: an undone maneuver is forgotten.
+    session.execute("deshacer")
+    session.execute("deshacer")
+    assert ids(maneuver_choices(session.fight, session.fight.find("Mike")))[:2] == [
+        "disparar-armas-largas", "reconocimiento"]
+    longer = play(*SKIRMISH, "mike apuntar-a-una-parte-del-cuerpo")
+    assert ids(maneuver_choices(longer.fight, longer.fight.find("Mike")))[0] == (
+        "apuntar-a-una-parte-del-cuerpo")  # the longest name read first
+
+
+def test_the_filter_keeps_the_recent_maneuvers_first():
+    session = play(*SKIRMISH, "mike lanzar")
+    mike = maneuver_choices(session.fight, session.fight.find("Mike"))
+    assert ids(filter_choices(mike, "la"))[:2] == ["lanzar", "disparar-armas-largas"]
+
+
+def test_attacks_and_blocks_take_a_target_other_maneuvers_do_not():
+    choices = {ch.id: ch for ch in choices_of("Bruce", *MARTIAL)}
+    assert choices["punetazo"].targeted and choices["bloqueo"].targeted
+    assert not choices["esquivar"].targeted and not choices["apuntar"].targeted
+
+
+def test_the_targets_are_the_other_side_out_of_the_fight_left_out_last_targets_first():
+    session = play(*SKIRMISH, "estado \"Orco número 28\" +moribundo")
+    fight = session.fight
+
+    def names(who: str) -> list[str]:
+        return [t.name for t in target_choices(fight, fight.find(who))]
+
+    # A PJ's: the PNJ and the factions, hidden ones too (the DJ's screen), not the dying.
+    assert names("Mike") == ["Orco número 23", "La Viuda Negra", "Bandido"]
+    assert names("Orco número 23") == ["Mike", "Sven", "Bandido"]  # a PNJ's: the rest
+    assert names("Bandido") == ["Mike", "Sven", "Orco número 23", "La Viuda Negra"]
+    marks = {t.name: t for t in target_choices(fight, fight.find("Mike"))}
+    assert marks["La Viuda Negra"].hidden and marks["Bandido"].side == "Bandidos"
+    later = play(*SKIRMISH, "mike disparar-armas-largas a bandido",
+                 'mike disparar-armas-largas a "la viuda negra"').fight
+    shown = target_choices(later, later.find("Mike"))
+    assert [t.name for t in shown][:3] == ["La Viuda Negra", "Bandido", "Orco número 23"]
+    assert [t.recent for t in shown] == [True, True, False, False]
+
+
+def test_the_target_filter_matches_any_word_without_accents():
+    fight = play(*SKIRMISH).fight
+    targets = target_choices(fight, fight.find("Mike"))
+    assert [t.name for t in filter_targets(targets, "23")] == ["Orco número 23"]
+    assert [t.name for t in filter_targets(targets, "NUMERO")] == ["Orco número 23", "Orco número 28"]
+    assert [t.name for t in filter_targets(targets, "viu")] == ["La Viuda Negra"]
+    assert filter_targets(targets, "") == targets and filter_targets(targets, "zz") == ()
+
+
 # ---------------------------------------------------------------- the `:` line's completions
 
 
@@ -89,8 +169,9 @@ def test_after_a_name_maneuver_ids_complete():
 
 def test_a_quoted_name_completes_with_its_quotes():
     fight = play(*demo_lines()).fight
+    # After an attack a target is named with `a` (COMMANDS.md): completion adds it.
     assert completions(fight, "Mike disparar-armas-largas so") == (
-        'Mike disparar-armas-largas "Soldado 1"', 'Mike disparar-armas-largas "Soldado 2"')
+        'Mike disparar-armas-largas a "Soldado 1"', 'Mike disparar-armas-largas a "Soldado 2"')
     assert completions(fight, '"sol') == ('"Soldado 1"', '"Soldado 2"')
 
 

@@ -8,6 +8,7 @@ cannot be understood raises `Refusal` with one Spanish line; nothing else escape
 
 from __future__ import annotations
 
+import difflib
 import shlex
 from functools import lru_cache
 
@@ -212,7 +213,7 @@ def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
         return _parse_house(fight, text)
     tokens = tokenize(body)
     if not tokens:
-        raise Refusal("Orden vacía: escribe una orden o «?» para la ayuda")
+        raise Refusal("Orden vacía: escribe una orden (p. ej. «siguiente» o «NOMBRE MANIOBRA»)")
     keyword = KEYWORDS.get(fold(tokens[0]))
     rest = tokens[1:]
     if keyword is None:
@@ -488,9 +489,11 @@ def _parse_action(fight: Fight, name: str, tokens: list[str]) -> cmd.Perform:
             raise Refusal(f"Se usa «{name} gasta N [texto]»")
         text = check_text(" ".join(tokens[2:]), "el texto de la acción")
         return cmd.Perform(name, None, number(tokens[1], "AC"), text)
-    maneuver = catalog_for(fight).lookup(tokens[0])
+    book = catalog_for(fight)
+    maneuver = book.lookup(tokens[0])
     if maneuver is None:
-        raise Refusal(f"No conozco la maniobra «{tokens[0]}» (escribe «?» para ver la lista)")
+        close = difflib.get_close_matches(fold(tokens[0]), [m.id for m in book.maneuvers], n=1)
+        raise Refusal(f"No conozco la maniobra «{tokens[0]}»" + (f": ¿{close[0]}?" if close else ""))
     usage = f"{name} {maneuver.id} [N] [a BLANCO]"
     rest = tokens[1:]
     amount = degree = None

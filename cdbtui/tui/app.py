@@ -5,8 +5,10 @@ save path.  The current fight flows down through the `fight` reactive; every key
 dialog and palette entry ends in `run_line(line)`, which is the only way the
 fight changes: `Session.execute`, the autosave (`SaveFile.record`: a fsynced
 journal entry, so quitting any way loses nothing), the new state pushed down, the
-selection moved to the head of the queue, and any `Refusal` shown as a Spanish
-notification.  No rule is decided here.
+selection kept on the combatant who acted while it still may (`view.finder`) or
+moved to the head of the queue, and any `Refusal` shown as a Spanish
+notification.  No rule is decided here.  A fight opened from the start screen
+goes back to it with `q` (`leave_fight`); ctrl+q quits.
 """
 
 from __future__ import annotations
@@ -15,18 +17,24 @@ import gc
 import time
 from pathlib import Path
 
-from textual.app import App
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.reactive import var
+from textual.screen import Screen
 
+from ..engine import commands as cmd
 from ..engine.errors import Refusal
 from ..engine.model import Fight
+from ..engine.parser import parse
 from ..engine.rules import queue
-from ..engine.session import DO, HistoryMismatch, Session
+from ..engine.session import DO, REDO, UNDO, HistoryMismatch, Session
 from ..printable import literal
 from ..files import SaveError
 from ..funnel import CONFIRM, Reloaded, SaveFile, house_file_line
-from ..view import column_order
-from .commands import FightCommands
+from ..view import selection_order
+from ..view.finder import after_command, step, tab_order
+from .commands import FightCommands, Palette
 from .styles import css_path, theme_for_terminal
 from .text import tell
 
@@ -38,6 +46,14 @@ class CdbApp(App[int]):
     TITLE = "cdbtui"
     COMMANDS = App.COMMANDS | {FightCommands}
     ENABLE_COMMAND_PALETTE = True
+    #: Textual's own keys, in Spanish (ctrl+c says how to quit instead of copying;
+    #: with its own binding for the palette, Textual adds no "palette" one).
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "salir", show=False, priority=True),
+        Binding("ctrl+c", "help_quit", show=False, system=True),
+        Binding("ctrl+p", "command_palette", "paleta", show=False, priority=True,
+                tooltip="Abrir la paleta de órdenes"),
+    ]
 
     fight: var[Fight | None] = var(None, always_update=True, init=False)
     selected: var[str | None] = var(None, init=False)
@@ -50,6 +66,8 @@ class CdbApp(App[int]):
         self.save_file: SaveFile | None = None
         self.timings: list[float] = []  # seconds spent in run_line, for the benchmark
         self._previous: Fight | None = None
+        #: The fight was opened from the start screen: `q` goes back to it.
+        self.from_start = path is None
 
     async def on_mount(self) -> None:
         from .screens.fight import FightScreen
@@ -67,8 +85,54 @@ class CdbApp(App[int]):
     def _opened_from_start(self, path: Path | None) -> None:
         if path is None:
             self.exit(0)
-        else:
-            self.open_save(path)
+        elif not self.open_save(path):
+            self.back_to_list()
+
+    def leave_fight(self) -> None:
+        """`q`: back to the fight list if the fight was opened from it (the save is
+        closed tidy: everything was durable already), else quit."""
+        if not self.from_start:
+            self.exit(0)
+            return
+        self.back_to_list()
+
+    def back_to_list(self) -> None:
+        """Close the open save and show the start screen again (on that save)."""
+        from .screens.start import StartScreen
+
+        path = self.path
+        self.close_save()
+        self.save_file = None
+        self.path = None
+        self.session = Session.new()
+        self.sub_title = ""
+        self.set_reactive(CdbApp.selected, None)
+        self.fight = None
+        self.push_screen(StartScreen(self.saves_dir, select=path), self._opened_from_start)
+
+    # ------------------------------------------------------------ Textual's own, in Spanish
+
+    def action_help_quit(self) -> None:
+        """ctrl+c (Textual's «Do you want to quit?»): how to quit, in Spanish."""
+        back = " · q vuelve a la lista de combates" if self.from_start else ""
+        self.notify(f"Pulsa [b]ctrl+q[/b] para salir (todo está guardado){back}",
+                    title="¿Quieres salir?")
+
+    def action_command_palette(self) -> None:
+        """ctrl+p: the palette, with its prompt in Spanish."""
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(Palette(id="--command-palette", placeholder="Busca una orden…"))
+
+    def get_system_commands(self, screen: Screen):
+        """Textual's entries of the palette, in Spanish; those that only make sense
+        to a developer (keys panel, maximize, screenshot) are left out."""
+        yield SystemCommand("Tema", "Cambiar los colores de la interfaz", self.search_themes)
+        yield SystemCommand("Salir", "Salir de cdbtui (todo está guardado)", self.action_quit)
+
+    def search_themes(self) -> None:
+        from textual.theme import ThemeProvider
+
+        self.push_screen(Palette(providers=[ThemeProvider], placeholder="Busca un tema…"))
 
     def open_save(self, path: Path) -> bool:
         """Load `path` and show it; a bad file is a notification, never a crash."""
@@ -160,20 +224,29 @@ class CdbApp(App[int]):
             return False
         if self.save_file is not None:
             self.session = self.save_file.session
-        self._show(outcome.fight, follow=True)
+        keep = None
+        if outcome.kind == DO and self.selected:
+            keep = after_command(before, outcome.fight, self.selected, _actor(line, before))
+        self._show(outcome.fight, follow=True, keep=keep)
         self.timings.append(time.perf_counter() - began)
+        if outcome.kind in (UNDO, REDO):  # say what: "Deshecho: Mike disparar-armas-largas"
+            tell(self, outcome.message)
         if outcome.fight.turn_over and not before.turn_over and outcome.kind == DO:
             self._propose_new_turn(outcome.fight)
         return True
 
-    def _show(self, fight: Fight, *, follow: bool) -> None:
+    def _show(self, fight: Fight, *, follow: bool, keep: str | None = None) -> None:
+        """Push `fight` down; `follow`: select `keep`, or else the head of the queue
+        (nobody acting: the selection stays, or the first column)."""
         if follow:
             line = queue(fight)
-            if line:
+            if keep is not None and fight.find(keep) is not None:
+                self.set_reactive(CdbApp.selected, keep)
+            elif line:
                 self.set_reactive(CdbApp.selected, line[0].name)
             elif self.selected is None or fight.find(self.selected) is None:
-                ordered = column_order(fight, fight.combatants)
-                self.set_reactive(CdbApp.selected, ordered[0].name if ordered else None)
+                ordered = selection_order(fight)
+                self.set_reactive(CdbApp.selected, ordered[0] if ordered else None)
         self.fight = fight
 
     def watch_fight(self, fight: Fight | None) -> None:
@@ -199,18 +272,28 @@ class CdbApp(App[int]):
     def select(self, name: str | None) -> None:
         self.selected = name
 
-    def move_selection(self, step: int) -> None:
-        """Select the next/previous column (start order), wrapping around."""
+    def move_selection(self, amount: int) -> None:
+        """Select the next/previous column (the sheet's order, then those without a
+        start moment), wrapping around."""
         fight = self.fight
         if fight is None:
             return
-        names = [c.name for c in column_order(fight, fight.combatants)]
-        if not names:
+        names = selection_order(fight)
+        if names:
+            self.selected = step(names, self.selected, amount) if self.selected in names \
+                else names[0]
+
+    def walk_queue(self, amount: int) -> None:
+        """Tab / shift+Tab: the next/previous of the queue at this moment, then the
+        holders and waiters (`view.finder.tab_order`); nobody: the columns."""
+        fight = self.fight
+        if fight is None:
             return
-        if self.selected not in names:
-            self.selected = names[0]
+        order = tab_order(fight, selection_order(fight))
+        if not order:
+            self.move_selection(amount)
             return
-        self.selected = names[(names.index(self.selected) + step) % len(names)]
+        self.selected = step(order, self.selected, amount)
 
     # ------------------------------------------------------------ dialogs
 
@@ -222,6 +305,23 @@ class CdbApp(App[int]):
                 self.run_line(line, confirmed=True)
 
         self.push_screen(Confirm("\n".join(cautions), f"¿Seguir con «{line}»?"), answer)
+
+    def ask_new_turn(self) -> None:
+        """`t` (and the palette's «Turno nuevo»): «turno», asking first while anyone
+        still has AC to spend ("Quedan AC: Sven 2, Mike 1. ¿Cerrar el turno?")."""
+        from .screens.confirm import Confirm
+        from .screens.fight import ac_left_question
+
+        question = ac_left_question(self.fight) if self.fight is not None else None
+        if question is None:
+            self.run_line("turno")
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.run_line("turno")
+
+        self.push_screen(Confirm(question, "¿Cerrar el turno?"), answer)
 
     def _propose_new_turn(self, fight: Fight) -> None:
         from .screens.confirm import Confirm
@@ -271,6 +371,25 @@ class CdbApp(App[int]):
     def _run_optional(self, line: str | None) -> None:
         if line:
             self.run_line(line)
+
+
+#: The commands a combatant does itself (damage, a condition, a note are done to it).
+_DEEDS = (cmd.Perform, cmd.Hold, cmd.Act, cmd.Wait, cmd.Done)
+
+
+def _actor(line: str, fight: Fight) -> str | None:
+    """The combatant whose own deed a command line is (a maneuver, a free action,
+    holding, acting now, waiting, interrupting, declining), or None."""
+    try:
+        command = parse(line, fight)
+    except Refusal:
+        return None
+    if isinstance(command, cmd.Trigger):
+        command = command.action
+    if not isinstance(command, _DEEDS):
+        return None
+    found = fight.find(command.name)
+    return found.name if found is not None else None
 
 
 def run_app(path: Path | None, *, saves_dir: Path | None = None) -> int:

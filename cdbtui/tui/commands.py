@@ -3,16 +3,20 @@
 Each hit runs a command line through `app.run_line` (or opens the dialog the key
 would open).  Only what the engine would accept now is offered (`engine.options`,
 the same answers the keys and the maneuver picker use).  Typing a whole command line offers to run it as it is.  Labels
-and lines hold names and typed text: they are shown literally (`text`).
+and lines hold names and typed text: they are shown literally (`text`).  `Palette`
+is Textual's palette with its own words in Spanish.
 """
 
 from __future__ import annotations
 
 from functools import partial
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from rich.align import Align
+from rich.text import Text
+from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.fuzzy import Matcher
+from textual.widgets.option_list import Option
 
 from ..engine.commands import quote
 from ..engine.errors import Refusal
@@ -96,7 +100,9 @@ class FightCommands(Provider):
         entries: list[tuple[str, object, str]] = []
         for label, line, may in GLOBAL:
             if may is None or may(fight):
-                entries.append((label, partial(app.run_line, line), line))
+                # «turno» asks first while anyone has AC left, as the key `t` does.
+                run = app.ask_new_turn if line == "turno" else partial(app.run_line, line)
+                entries.append((label, run, line))
         selected = fight.find(app.selected or "")
         if selected is not None:
             for choice in maneuver_choices(fight, selected):
@@ -134,3 +140,26 @@ class FightCommands(Provider):
                 return
             shown = literal(f"Ejecutar «{query}»")
             yield Hit(0.01, Content(shown), partial(self.app.run_line, query), text=shown)
+
+
+class Palette(CommandPalette):
+    """Textual's command palette with its last English words in Spanish: the prompt
+    (`placeholder`) and the line shown when nothing matches."""
+
+    NO_MATCHES = "Ninguna orden coincide"
+
+    def _start_no_matches_countdown(self, search_value: str) -> None:
+        # Textual 8.2.8's own method (pinned), with the text in Spanish.
+        self._stop_no_matches_countdown()
+
+        def show_no_matches() -> None:
+            if search_value:
+                self.query_one(CommandList).add_option(Option(
+                    Align.center(Text(self.NO_MATCHES, style="not bold")),
+                    disabled=True, id=self._NO_MATCHES,
+                ))
+                self._list_visible = True
+            else:
+                self._list_visible = False
+
+        self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, show_no_matches)

@@ -28,7 +28,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.reactive import var
-from textual.widgets import Digits, Footer, Static
+from textual.widgets import Digits, Static
 
 from ..engine.model import Fight
 from ..printable import literal, shout
@@ -39,6 +39,7 @@ from ..view import Sheet
 from .styles import css_path, theme_for_terminal
 from .widgets.fightlog import FightLog
 from .widgets.sheet import SheetView
+from .widgets.keybar import KeyBar
 
 #: How often the save is looked at; a DJ's keypress shows within ~2 polls.
 POLL_SECONDS = 0.1
@@ -156,7 +157,7 @@ class PlayerApp(App[int]):
             yield Static(Content("Aún no hay nadie en la plantilla"), id="player-empty")
             yield PcStrip(id="player-pcs")
             yield FightLog(id="player-log")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.theme = theme_for_terminal()
@@ -239,9 +240,13 @@ class PlayerApp(App[int]):
         self.query_one("#player-note", Static).update(Content(banner.note))
         self.query_one("#player-moment", Digits).update(banner.moment)
         actor = self.query_one("#player-actor", Static)
-        actor.update(Content(f"Actúa: {shout(banner.actor)}" if banner.actor else ""))
+        big = f"Actúa: {shout(banner.actor)}" if banner.actor else ""
+        if big and banner.on_deck:
+            big += f" · {banner.on_deck}"  # "luego: Soldado 1": who is on deck
+        actor.update(Content(big))
         actor.set_class(not banner.actor, "-nobody")
-        self.query_one("#player-later", Static).update(Content(banner.later))
+        self.query_one("#player-later", Static).update(
+            Content("" if banner.on_deck else banner.later))
         self.query_one("#player-queue", Static).update(
             Content(f"{literal(view.fight.name)} · {view.queue}"))
         sheet = self.query_one(SheetView)

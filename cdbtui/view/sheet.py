@@ -6,22 +6,41 @@ with styles, the CLI prints them as text (`board.board_text`), and the player
 view (`cdbtui.players`) paints the players' fight with the same functions,
 `for_players=True`.  Every text meant to be shown has been through
 `printable.literal`; only `Column.name` keeps the name exactly as saved.
+
+Given the room for the columns (`build_sheet(width=…)`), the columns fit it
+(`fit_widths`: as wide as their names ask when there is room, else capped alike,
+never below what their numbers need), the headers abbreviated apart
+(`abbreviate`: "Orco…23" / "Orco…28") with the AC and the modifier kept whole.
+Those without a start moment are listed apart (`Sheet.waiting_for_start`, the
+"sin momento" strip); `selection_order` is the order ←/→ walk them all.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 from functools import lru_cache
 
 from attrs import field, frozen
 
 from ..engine.catalog import RULES_ES
-from ..engine.model import Combatant, Fight, Note, Status, Track
+from ..engine.model import (
+    FATIGUE_CATEGORIES,
+    WOUND_CATEGORIES,
+    Combatant,
+    Fight,
+    Note,
+    Status,
+    Track,
+)
 from ..engine.rules import queue
 from ..printable import literal
 
+#: Column widths when no width is given (the CLI board): from the name, within these.
 MIN_WIDTH = 8
 MAX_WIDTH = 14
+#: The narrowest a column gets when the sheet is fitted to a width.
+NARROW = 4
 
 #: The marks of the sheet and what they mean (SHEET.md); shown in the legend and help.
 LEGEND = (
@@ -36,6 +55,24 @@ LEGEND = (
     ("╎", "momentos que pasó sin gastar (retrasando o esperando)"),
     ("▸", "el momento actual de la cuenta atrás"),
     ("◌", "oculto a los jugadores"),
+    ("Herido", "bajo el nombre: su peor categoría de heridas o fatiga"),
+    ("sin momento", "quienes aún no tienen momento inicial («i» lo pone)"),
+)
+
+#: The same marks in a few words each, for the legend beside the sheet (a line of
+#: the side column each; the help screen gives `LEGEND`'s whole sentences).
+LEGEND_SHORT = (
+    ("│", "AC ya gastadas"),
+    ("├ n", "fin de maniobra, n AC"),
+    ("● n", "marcador, le quedan n"),
+    ("▶", "actúa ahora"),
+    ("┊", "maniobra pendiente"),
+    ("‖ n", "retrasa su acción"),
+    ("… n", "a la espera"),
+    ("╎", "momentos sin gastar"),
+    ("▸", "el momento actual"),
+    ("◌", "oculto a jugadores"),
+    ("Her.", "peor herida o fatiga"),
 )
 
 #: The mark before a hidden combatant's name in the DJ's column header (SHEET.md).
@@ -87,6 +124,9 @@ class Column:
     label: str = field(default="", converter=literal)
     #: Hidden from the players (`oculto`): only on the DJ's sheet, marked in the header.
     hidden: bool = False
+    #: The worst wound or fatigue category marked ("Herido"), or "" (the header's
+    #: second line; `category_text` fits it to the column).
+    category: str = ""
 
 
 @frozen
@@ -96,7 +136,18 @@ class Sheet:
     moments: tuple[int, ...]
     current: int | None
     columns: tuple[Column, ...]
+    #: Those without a start moment, literal (the "sin momento" strip), roster order.
     waiting_for_start: tuple[str, ...]
+    #: The same combatants' names as saved (they identify them; not for display).
+    unplaced: tuple[str, ...] = ()
+    #: How wide the columns would be together with room to spare (gaps left out):
+    #: a widget with wide gaps narrows them first (the player view).
+    natural: int = 0
+
+    @property
+    def has_categories(self) -> bool:
+        """Whether any column shows a wound or fatigue category (a second header line)."""
+        return any(column.category for column in self.columns)
 
 
 def on_sheet(fight: Fight, for_players: bool) -> tuple[Combatant, ...]:
@@ -111,11 +162,22 @@ def column_order(fight: Fight, combatants: tuple[Combatant, ...]) -> list[Combat
     return sorted(placed, key=lambda c: (-c.start, -c.agi, -c.ate, -c.skill, roster[c.key]))
 
 
+def selection_order(fight: Fight) -> tuple[str, ...]:
+    """The names of the combatants in the order the DJ walks them with ←/→: the
+    sheet's columns left to right, then those without a start moment (the "sin
+    momento" strip) in roster order."""
+    placed = column_order(fight, fight.combatants)
+    return (*(c.name for c in placed), *(c.name for c in fight.combatants if c.start is None))
+
+
 @lru_cache(maxsize=4096)
-def _cells(c: Combatant, moments: tuple[int, ...], head: bool, secret: bool) -> tuple[Cell, ...]:
+def _cells(c: Combatant, moments: tuple[int, ...], head: bool, secret: bool,
+           with_ac: str | None = None, alone: str | None = None) -> tuple[Cell, ...]:
     """A combatant's column, row by row.  Cached by value: a command changes few
     combatants, so most columns come back as the very same tuple (the sheet widget
-    then skips them by identity)."""
+    then skips them by identity).  The start row writes the name as `with_ac` when
+    the AC follow it ("" for no room: only the marker) and as `alone` when not
+    (both: the literal name when None)."""
     assert c.start is not None
     marker = c.marker if c.marker is not None else c.start
     ticks = {stop.moment: stop.ac for stop in c.stops}
@@ -136,7 +198,12 @@ def _cells(c: Combatant, moments: tuple[int, ...], head: bool, secret: bool) -> 
             if marker == row and c.status in (Status.HOLDING, Status.WAITING):
                 suffix = f" {glyph}{ac}"
             role = CellRole.ACTING if acting else CellRole.NAME
-            cells.append(Cell(prefix + c.name + suffix, role))
+            if suffix:
+                shown = literal(c.name) if with_ac is None else with_ac
+                text = prefix + shown + suffix if shown else prefix + f"{glyph} {ac}"
+            else:
+                text = prefix + (literal(c.name) if alone is None else alone)
+            cells.append(Cell(text, role))
         elif row == marker and row < c.start:
             extra = ""
             if c.carried is not None and c.status is not Status.READY:
@@ -157,13 +224,63 @@ def _cells(c: Combatant, moments: tuple[int, ...], head: bool, secret: bool) -> 
     return tuple(cells)
 
 
-def build_sheet(fight: Fight, *, for_players: bool = False) -> Sheet:
-    """The grid for `fight`: rows from the highest start down to the lowest marker."""
+def _ac_text(c: Combatant, secret: bool) -> str:
+    return "?" if secret else str(c.ac)
+
+
+def _start_suffix(c: Combatant, secret: bool) -> int:
+    """How long the AC after the name at the start row are now (" 5", " ‖5"; 0: none)."""
+    marker = c.marker if c.marker is not None else c.start
+    if marker != c.start or c.status not in (Status.READY, Status.HOLDING, Status.WAITING):
+        return 0
+    return len(_ac_text(c, secret)) + (1 if c.status is Status.READY else 2)
+
+
+def _floor(c: Combatant, secret: bool, head_room: int) -> int:
+    """The narrowest `c`'s column may be without cutting a number: its marker
+    ("▶‖ 12┊3"), its ticks ("├ 4"), the header's marks and numbers plus three
+    characters of the name ("…28")."""
+    ac = len(_ac_text(c, secret))
+    carried = 0
+    if c.carried is not None:
+        carried = 1 + (1 if secret else len(str(c.carried.remaining)))
+    ticks = max((3 + (1 if secret else len(str(stop.ac))) for stop in c.stops), default=0)
+    return max(NARROW, 3 + ac + carried, ticks, head_room + 3 if head_room else 0)
+
+
+@lru_cache(maxsize=4096)
+def _spec(c: Combatant, secret: bool, marked: bool, fitted: bool) -> tuple:
+    """What fitting `c`'s column needs, cached by value (a command changes few
+    combatants): (literal name, header tail, hidden mark, floor, natural width,
+    AC suffix at the start row, secret, category)."""
+    name = literal(c.name)
+    tail = _label_tail(c, secret)
+    mark = HIDDEN_MARK if marked else ""
+    floor = _floor(c, secret, len(mark) + len(tail.replace(" ", "")))
+    if fitted:
+        room_ac = 3 + len(_ac_text(c, secret))  # "▶" + " ‖5"
+        natural = max(len(mark) + len(name) + len(tail), room_ac + len(name))
+    else:
+        natural = max(MIN_WIDTH, min(MAX_WIDTH, len(name) + 4 + marked))
+    return (name, tail, mark, floor, natural, _start_suffix(c, secret), secret,
+            "" if secret else worst_category(c))
+
+
+def build_sheet(fight: Fight, *, for_players: bool = False, width: int | None = None,
+                gap: int = 1) -> Sheet:
+    """The grid for `fight`: rows from the highest start down to the lowest marker.
+
+    `width` is the room for the columns (gaps of `gap` between them): the columns
+    then shrink to fit it (`fit_widths`), their names abbreviated apart
+    (`abbreviate`), never their numbers.  Without it each column is as wide as its
+    name asks, within `MIN_WIDTH`..`MAX_WIDTH` (the CLI board)."""
     combatants = on_sheet(fight, for_players)
     ordered = column_order(fight, combatants)
-    waiting = tuple(literal(c.name) for c in combatants if c.start is None)
+    unplaced = tuple(c for c in combatants if c.start is None)
+    waiting = tuple(literal(c.name) for c in unplaced)
+    names = tuple(c.name for c in unplaced)
     if not ordered:
-        return Sheet((), fight.moment, (), waiting)
+        return Sheet((), fight.moment, (), waiting, names)
     lows = [0]
     highs = []
     for c in ordered:
@@ -177,25 +294,197 @@ def build_sheet(fight: Fight, *, for_players: bool = False) -> Sheet:
         lows.append(fight.moment)
     moments = tuple(range(max(highs), min(lows) - 1, -1))
     line = queue(fight)
-    in_queue = {c.key for c in line}
-    head = line[0].key if line else None
+    in_queue = {id(c) for c in line}
+    head = line[0] if line else None
+    specs = [_spec(c, for_players and c.private and not c.is_pc, c.hidden and not for_players,
+                   width is not None) for c in ordered]
+    shown = tuple(spec[0] for spec in specs)
+    tails = [spec[1] for spec in specs]
+    marks = [spec[2] for spec in specs]
+    floors = tuple(spec[3] for spec in specs)
+    naturals = tuple(spec[4] for spec in specs)
+    widths = fit_widths(naturals, floors, width, gap)
+    # The header's name: with the marks and numbers at full length when that leaves
+    # three letters or the whole name, else with the numbers written tight ("−1×5").
+    for index, w in enumerate(widths):
+        tail = tails[index]
+        if tail and w - len(marks[index]) - len(tail) < min(3, len(shown[index])):
+            tails[index] = tail.replace(" ", "")
+    heads = abbreviate(shown, tuple(w - len(m) - len(t) for w, m, t in zip(widths, marks, tails)))
     columns = []
-    for c in ordered:
-        secret = for_players and c.private and not c.is_pc
-        marked = c.hidden and not for_players
-        width = max(MIN_WIDTH, min(MAX_WIDTH, len(literal(c.name)) + 4 + marked))
+    for index, c in enumerate(ordered):
+        name, _, mark, _, _, suffix, secret, category = specs[index]
+        w = widths[index]
+        acting = c is head
+        # The start row: the header tells the columns apart, so the most readable cut.
+        cells = _cells(c, moments, acting, secret, short(name, w - acting - suffix), short(name, w))
         columns.append(Column(
             name=c.name,
-            width=width,
+            width=w,
             pc=c.is_pc,
-            heads_queue=c.key == head,
-            in_queue=c.key in in_queue,
+            heads_queue=acting,
+            in_queue=id(c) in in_queue,
             status=c.status,
-            cells=_cells(c, moments, c.key == head, secret),
-            label=column_label(c, secret, hidden=marked),
-            hidden=marked,
+            cells=cells,
+            label=mark + heads[index] + tails[index],
+            hidden=bool(mark),
+            category=category,
         ))
-    return Sheet(moments, fight.moment, tuple(columns), waiting)
+    natural = sum(max(n, f) for n, f in zip(naturals, floors))
+    return Sheet(moments, fight.moment, tuple(columns), waiting, names, natural)
+
+
+# ---------------------------------------------------------------- fitting the columns
+
+
+def _candidates(name: str, width: int):
+    """Ways to write `name` in `width` characters, the most readable first: the
+    name; a name ending in a number or a short word keeps it ("Orco…23"); the
+    plain cut ("Brunil…"); then more and more of the end, windows of the middle,
+    and last a counter ("Or…7") for names that differ nowhere else."""
+    if len(name) <= width:
+        yield name
+        return
+    if width <= 0:
+        return
+    if width == 1:
+        yield name[0]
+        yield "…"
+        return
+    words = name.split()
+    last = words[-1] if len(words) > 1 else ""
+    if last and (any(ch.isdigit() for ch in last) or len(last) <= 2) and len(last) < width:
+        head = name[: width - 1 - len(last)]
+        if " " in head.strip() and len(head.rsplit(" ", 1)[1]) <= 2:
+            head = head.rsplit(" ", 1)[0]  # "Orco…23", not "Orco n…23"
+        yield head.rstrip() + "…" + last
+    yield name[: width - 1].rstrip() + "…"
+    for tail in range(1, width - 1):
+        yield name[: width - 1 - tail].rstrip() + "…" + name[-tail:].lstrip()
+    for start in range(len(name) - width + 1, 0, -1):
+        yield "…" + name[start:start + width - 1]
+    for count in range(1, 10 ** max(0, width - 1)):
+        tag = str(count)
+        if len(tag) >= width:
+            return
+        yield name[: width - 1 - len(tag)] + "…" + tag
+
+
+@lru_cache(maxsize=512)
+def _abbreviations(names: tuple[str, ...], widths: tuple[int, ...]) -> tuple[str, ...]:
+    shown: list[str | None] = [None] * len(names)
+    used: set[str] = set()
+    for index, (name, width) in enumerate(zip(names, widths)):
+        if len(name) <= width:
+            shown[index] = name
+            used.add(name)
+    first: dict[str, int] = {}
+    for index, (name, width) in enumerate(zip(names, widths)):
+        if shown[index] is None:
+            preferred = next(_candidates(name, width), "")
+            first[preferred] = first.get(preferred, 0) + 1
+    for index, (name, width) in enumerate(zip(names, widths)):
+        if shown[index] is not None:
+            continue
+        choice = None
+        for candidate in _candidates(name, width):
+            # A preferred form two names share says nothing: look further for both.
+            if candidate not in used and first.get(candidate, 0) < 2:
+                choice = candidate
+                break
+        if choice is None:
+            choice = fit(name, width) if width > 0 else ""
+        shown[index] = choice
+        used.add(choice)
+    return tuple(s or "" for s in shown)
+
+
+@lru_cache(maxsize=8192)
+def short(name: str, width: int) -> str:
+    """`name` in at most `width` characters, the most readable way ("Orco…23",
+    "Brunil…"; "" for no room), without looking at other names."""
+    return next(_candidates(name, width), "")
+
+
+def abbreviate(names: Sequence[str], widths: Sequence[int] | int) -> tuple[str, ...]:
+    """Each name written in at most its width (one for all, or one each), keeping
+    the part that tells it from the others: "Orco número 23" and "Orco número 28"
+    in 7 are "Orco…23" and "Orco…28".  Distinct names give distinct abbreviations
+    whenever every width is at least 3 (and there are fewer than 100 names)."""
+    if isinstance(widths, int):
+        widths = (widths,) * len(names)
+    return _abbreviations(tuple(names), tuple(widths))
+
+
+@lru_cache(maxsize=256)
+def fit_widths(naturals: tuple[int, ...], floors: tuple[int, ...], width: int | None,
+               gap: int = 1) -> tuple[int, ...]:
+    """Column widths for an area `width` wide (None: each its natural width).
+
+    Every column gets its natural width if they all fit; else they are capped to
+    the widest common cap that fits (short names keep their width, long ones give
+    way), never below its floor (the room its numbers need): then the sheet
+    scrolls sideways."""
+    floors = tuple(max(f, 1) for f in floors)
+    naturals = tuple(max(n, f) for n, f in zip(naturals, floors))
+    if width is None or not naturals:
+        return naturals
+    room = width - gap * (len(naturals) - 1)
+
+    def total(cap: int) -> int:
+        return sum(max(f, min(n, cap)) for n, f in zip(naturals, floors))
+
+    if total(max(naturals)) <= room:
+        return naturals
+    low, high = 0, max(naturals)  # total(low) may not fit; total(high) does not
+    while high - low > 1:
+        middle = (low + high) // 2
+        if total(middle) <= room:
+            low = middle
+        else:
+            high = middle
+    widths = [max(f, min(n, low)) for n, f in zip(naturals, floors)]
+    spare = room - sum(widths)
+    for index, natural in enumerate(naturals):  # what is left: a letter more each
+        if spare <= 0:
+            break
+        if widths[index] < natural:
+            widths[index] += 1
+            spare -= 1
+    return tuple(widths)
+
+
+#: Shorter ways to write each category, for narrow columns (the longest that fits is used).
+CATEGORY_FORMS = {
+    "Rasguño": ("Rasguño", "Rasg."),
+    "Herido": ("Herido", "Her."),
+    "Gravemente Herido": ("Gravemente Herido", "Grav. herido", "G.herido", "G.Her."),
+    "Incapacitado": ("Incapacitado", "Incapac.", "Incap."),
+    "Moribundo": ("Moribundo", "Morib.", "Mor."),
+    "Fatigado": ("Fatigado", "Fatig.", "Fat."),
+    "Aturdido": ("Aturdido", "Aturd.", "Atu."),
+    "Gravemente Aturdido": ("Gravemente Aturdido", "Grav. aturdido", "G.aturd.", "G.At."),
+    "Exhausto": ("Exhausto", "Exhau.", "Exh."),
+}
+
+
+def category_text(category: str, width: int) -> str:
+    """A category in `width` characters: its longest form that fits, else cut."""
+    for form in CATEGORY_FORMS.get(category, (category,)):
+        if len(form) <= width:
+            return form
+    return fit(category, width)
+
+
+def worst_category(c: Combatant) -> str:
+    """The worse of the wound and the fatigue category marked ("Herido"), or ""
+    (a tie: the wound)."""
+    wound, fatigue = c.wounds.category, c.fatigue.category
+    if wound is None and fatigue is None:
+        return ""
+    if fatigue is None or (wound is not None and wound >= fatigue):
+        return WOUND_CATEGORIES[wound]
+    return FATIGUE_CATEGORIES[fatigue]
 
 
 def fit(text: str, width: int) -> str:
@@ -237,6 +526,9 @@ def sheet_lines(sheet: Sheet) -> list[str]:
     """The grid as text lines: `Mom │ …`, one line per moment."""
     lines = ["  Mom │ " + " ".join(fit(col.label or literal(col.name), col.width)
                                   for col in sheet.columns)]
+    if sheet.has_categories:
+        lines.append(("      │ " + " ".join(fit(category_text(col.category, col.width), col.width)
+                                          for col in sheet.columns)).rstrip())
     for index, moment in enumerate(sheet.moments):
         mark = "▸" if moment == sheet.current else " "
         cells = " ".join(fit(col.cells[index].text, col.width) for col in sheet.columns)
@@ -248,12 +540,17 @@ def column_label(c: Combatant, secret: bool = False, *, hidden: bool = False) ->
     """The column header: the name, a group's members left (×5) and the total
     modifier to its next roll when it is not 0 (neither for a private PNJ); on the
     DJ's sheet a hidden combatant's name after `HIDDEN_MARK` ("◌Sombra")."""
-    label = (HIDDEN_MARK if hidden else "") + literal(c.name)
+    return (HIDDEN_MARK if hidden else "") + literal(c.name) + _label_tail(c, secret)
+
+
+def _label_tail(c: Combatant, secret: bool) -> str:
+    """" ×5 −1": what follows the name in the header (nothing for a private PNJ)."""
+    tail = ""
     if c.is_group and not secret:
-        label += f" ×{c.members}"
+        tail += f" ×{c.members}"
     if c.modifier and not secret:
-        label += f" {signed(c.modifier)}"
-    return label
+        tail += f" {signed(c.modifier)}"
+    return tail
 
 
 def track_text(track: Track, categories: tuple[str, ...]) -> str:

@@ -13,11 +13,14 @@ async def keys(pilot: Pilot, *presses: str) -> None:
 
 
 async def pick(pilot: Pilot, filter_text: str, amount: int | None = None) -> None:
-    """Enter on the selected combatant, filter the picker, choose the first match."""
+    """Enter on the selected combatant, filter the picker, choose the first match (an
+    attack's target step answered with Esc: no target)."""
     await keys(pilot, "enter")
     await pilot.press(*filter_text)
     await pilot.pause()
     await keys(pilot, "enter")
+    if getattr(pilot.app.screen, "targeting", None) is not None:
+        await keys(pilot, "escape")  # an attack's target step: no target
     if amount is not None:
         await pilot.press(*str(amount))
         await keys(pilot, "enter")

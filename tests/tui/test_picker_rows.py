@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from fights import demo_lines, play
 
-from cdbtui.tui.screens.picker import choice_prompt
+from cdbtui.tui.screens.picker import choice_prompt, target_prompt
 from cdbtui.view import maneuver_choices
+from cdbtui.view.picker import Target, target_choices
 
 
 def choices(*lines: str, who: str = "Mike") -> dict:
@@ -37,3 +38,22 @@ def test_the_cost_is_the_combatants_and_a_short_one_says_so():
     assert "  3 AC" in choice_prompt(presa).plain  # 4, one less with Artista Marcial
     carried = choice_prompt(choices("mike gasta 5")["disparar-armas-largas"])
     assert "faltan 1 AC: se completa el turno siguiente" in carried.plain
+
+
+def test_a_maneuver_used_before_says_so():
+    used = choice_prompt(choices("mike apuntar")["apuntar"])
+    assert used.plain.startswith("Apuntar  2 AC  ya usada")
+    assert "ya usada" not in choice_prompt(choices("mike apuntar")["esquivar"]).plain
+
+
+def test_a_target_row_names_it_literally_with_what_tells_it_apart():
+    session = play(*demo_lines(), 'alta "[b]Ninja[/b]" ac=5 oculto', "alta Bandido ac=4 bando=Bandidos",
+                   'mike disparar-armas-largas a "Soldado 2"')
+    rows = {t.name: target_prompt(t).plain
+            for t in target_choices(session.fight, session.fight.find("Mike"))}
+    assert rows["[b]Ninja[/b]"] == "[b]Ninja[/b]  oculto"  # no markup read into a name
+    assert rows["Bandido"] == "Bandido  Bandidos"
+    assert rows["Soldado 2"] == "Soldado 2  blanco anterior"
+    assert rows["Soldado 1"] == "Soldado 1"
+    bold = target_prompt(Target("Soldado 2", recent=True))
+    assert any("bold" in str(span.style) for span in bold.spans)

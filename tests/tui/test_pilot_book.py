@@ -94,6 +94,6 @@ async def test_house_rules_from_a_file_on_the_command_line(make_app, tmp_path, m
         await keys(pilot, "enter")  # the picker of Mike offers it
         assert "cabezazo" in [ch.id for ch in app.screen.choices]
         await pilot.press(*"cabezazo")
-        await keys(pilot, "enter")
+        await keys(pilot, "enter", "escape")  # an attack (the house says): no target
         assert state(app, "Mike") == (5, 5)
     assert load(app.path).fight.house == app.fight.house

@@ -13,6 +13,7 @@ from cdbtui.engine.session import Session
 from cdbtui.store import load
 from conftest import EXAMPLE_TURN_1, SEED, demo_lines
 from helpers import keys, pick, state
+
 from screen_text import screen_text
 
 
@@ -32,6 +33,8 @@ async def play_turn_1(app, pilot) -> None:
     assert app.selected == "Soldado 2"
     await keys(pilot, "c")                               # Sold. 2 takes cover (1)
     assert state(app, "Soldado 2") == (3, 4)
+    assert app.selected == "Soldado 2"  # a reaction out of turn: the selection stays
+    await keys(pilot, "tab")                             # back to the queue: Soldado 1
     assert app.selected == "Soldado 1"
     await pick(pilot, "armas largas")                    # Sold. 1 shoots (3)
     assert state(app, "Soldado 1") == (2, 2)
@@ -43,6 +46,8 @@ async def play_turn_1(app, pilot) -> None:
     assert app.selected == "Soldado 2"
     await pick(pilot, "armas largas")                    # M3 Sold. 2 shoots (3)
     assert state(app, "Soldado 2") == (0, 1)
+    assert app.selected == "Soldado 2"  # not the head: the selection stays
+    await keys(pilot, "tab")                             # the queue's head: Mike
     assert app.selected == "Mike"
     await pick(pilot, "apuntar")                         # Mike aims (2)
     assert state(app, "Mike") == (1, 1)
@@ -52,6 +57,8 @@ async def play_turn_1(app, pilot) -> None:
     await pick(pilot, "apuntar")                         # M2 Sold. 1 aims (2): done
     assert state(app, "Soldado 1") == (0, 0)
     assert app.fight.find("Soldado 1").status is Status.DONE
+    assert app.selected == "Soldado 1"  # not the head: the selection stays
+    await keys(pilot, "tab")                             # the queue's head: Sven
     assert app.selected == "Sven"
     await pick(pilot, "armas largas")                    # Sven: 2 of 3 AC, carries 1
     assert state(app, "Sven") == (0, 0)

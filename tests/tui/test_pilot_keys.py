@@ -52,7 +52,7 @@ async def test_e_dodges_out_of_turn_for_the_selected(make_app):
         await keys(pilot, "e")
         assert state(app, "Sven") == (4, 4)  # reaction: min(5, 7) − 1
         assert "Esquivar" in app.fight.find("Sven").maneuvers
-        assert app.selected == "Mike"  # back to whoever acts
+        assert app.selected == "Sven"  # not the head of the queue: the selection stays
 
 
 async def test_c_takes_cover(make_app):
@@ -116,6 +116,8 @@ async def test_t_starts_a_new_turn(make_app):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await keys(pilot, "3", "t")
+        assert app.fight.turn == 1  # AC are left: it asks first
+        await keys(pilot, "enter")
         assert app.fight.turn == 2
         assert state(app, "Mike") == (7, 7)
 

@@ -89,7 +89,7 @@ async def test_the_picker_of_a_waiter_interrupts(make_app):
         await keys(pilot, "enter")
         assert "Mike interrumpe con…" in screen_text(app)
         await pilot.press(*"armas largas")
-        await keys(pilot, "enter")
+        await keys(pilot, "enter", "escape")  # an attack: no target
         assert any("interrumpe" in e.text for e in app.fight.log[-3:])
         assert app.fight.find("Mike").status is not Status.WAITING
 

@@ -32,3 +32,17 @@ async def settle(pilot) -> None:
 def test_player_view_with_a_hidden_pnj(snap_compare, save_from, large):
     app = PlayerApp(save_from(HIDDEN_MID_TURN), large=large, poll_seconds=3600)
     assert snap_compare(app, terminal_size=(120, 36), run_before=settle)
+
+
+def test_player_view_with_twelve(snap_compare, save_from):
+    """Issue 12: the players' view of twelve combatants fits 120 columns; the hidden
+    Ninja is not there."""
+    from test_snapshots import TWELVE
+
+    app = PlayerApp(save_from(TWELVE), poll_seconds=3600)
+
+    async def settled(pilot) -> None:
+        await pilot.pause()
+        assert "ninja" not in screen_text(pilot.app).casefold()
+
+    assert snap_compare(app, terminal_size=(120, 36), run_before=settled)

@@ -33,3 +33,28 @@ def test_a_new_row_range_repaints_everything(demo):
         demo.execute(line)
     assert build_sheet(demo.fight).moments[-1] == -1  # the sheet grew below 0
     assert changed_lines(before, None, build_sheet(demo.fight), None) is None
+
+
+def test_the_strip_and_the_category_line_repaint_only_when_they_change(demo):
+    from cdbtui.tui.widgets.sheet import CATEGORIES, HEADER, STRIP, top_rows
+
+    demo.execute("alta Zoe ac=5")
+    with_strip = build_sheet(demo.fight, width=60)
+    assert top_rows(with_strip) == (HEADER, STRIP)
+    rows = {m: i for i, m in enumerate(with_strip.moments)}
+    # Into the strip: the strip, the header and Mike's drawn rows; no other row.
+    lines = changed_lines(with_strip, "Mike", with_strip, "Zoe")
+    assert lines is not None and STRIP in lines and HEADER in lines and rows[7] in lines
+    assert rows[5] not in lines
+    # A move between columns leaves the strip alone.
+    assert STRIP not in changed_lines(with_strip, "Mike", with_strip, "Sven")
+    # A first wound adds the category line: every line moves down, all repaint.
+    demo.execute("dano Sven 4")
+    wounded = build_sheet(demo.fight, width=60)
+    assert top_rows(wounded) == (HEADER, CATEGORIES, STRIP)
+    assert changed_lines(with_strip, None, wounded, None) is None
+    # A worse wound changes the category line (and the modifier in the header).
+    demo.execute("dano Sven 4")
+    worse = build_sheet(demo.fight, width=60)
+    lines = changed_lines(wounded, None, worse, None)
+    assert lines is not None and CATEGORIES in lines and STRIP not in lines

@@ -1,6 +1,7 @@
 """Snapshots of the sheet (start, mid-turn, turn 2 with carried maneuvers) at 80×24
-and 160×50, a hidden PNJ with notes and durations at 120×36, and of the maneuver
-picker and the help screen.
+and 160×50, a hidden PNJ with notes and durations at 120×36, twelve combatants at
+120×36 and eight at 80×24, and of the maneuver picker (with a used maneuver first
+and the target step), the add form and the help screen.
 
 `snap_compare` is a synchronous fixture, so these are plain `def` tests.  Update
 with `pytest tests/tui --snapshot-update` only after looking at the report.
@@ -69,3 +70,58 @@ def test_help_screen(snap_compare, make_app):
         await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_help)
+
+
+#: Issue 12: twelve combatants at a real table, mid-turn: a hidden PNJ (Ninja), a
+#: wounded one (Sven: Herido in his column head), two orcs told apart by their
+#: numbers, and Zoe, added without a start moment (the "sin momento" strip).
+TWELVE = [
+    "alta Mike ac=7 agi=4 bando=pj momento=7",
+    "alta Sven ac=5 agi=3 bando=pj momento=5",
+    'alta "Brunilda Peña" ac=6 agi=3 bando=pj momento=6',
+    'alta "La Viuda Negra" ac=6 agi=3 momento=7',
+    'alta "Orco número 23" ac=4 momento=4',
+    'alta "Orco número 28" ac=4 momento=4',
+    'alta "Soldado 1" ac=6 momento=6',
+    "alta Ninja ac=6 agi=5 momento=6 oculto",
+    "alta Ana ac=5 bando=pj momento=2",
+    "alta Bea ac=5 bando=pj momento=5",
+    'alta "Capitán Ñúñez" ac=7 agi=2 momento=7',
+    "empezar",
+    "alta Zoe ac=5",
+    "mike disparar-armas-largas a \"La Viuda Negra\"",
+    "dano sven 4",
+]
+#: Eight of them, for a small laptop terminal.
+EIGHT = [line for line in TWELVE if not any(
+    name in line for name in ("Ana", "Bea", "Ñúñez", "Ninja"))]
+
+
+@pytest.mark.parametrize(("lines", "size"), [(TWELVE, (120, 36)), (EIGHT, (80, 24))],
+                         ids=["twelve-120x36", "eight-80x24"])
+def test_sheet_at_a_real_table(snap_compare, make_app, lines, size):
+    assert snap_compare(make_app(lines), terminal_size=size, run_before=settle)
+
+
+def test_add_form_at_80x24(snap_compare, make_app):
+    async def open_form(pilot):
+        await pilot.press("a")
+        await settle(pilot)
+
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_form)
+
+
+def test_picker_with_recent_maneuvers_and_the_target_step(snap_compare, make_app):
+    """Mike shot at moment 7 and acts again at 4: his shot comes first, marked as
+    used; choosing it asks for the target (the other side, his last target first)."""
+    lines = [*demo_lines(), "mike disparar-armas-largas a soldado 1", "soldado 1 esquivar",
+             "sven fin", "soldado 1 fin"]
+
+    async def open_targets(pilot):
+        pilot.app.select("Mike")
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+
+    assert snap_compare(make_app(lines), terminal_size=(80, 24), run_before=open_targets)

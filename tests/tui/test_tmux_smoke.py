@@ -54,7 +54,9 @@ def test_the_real_app_draws_the_sheet_and_a_key_moves_a_marker(save_from):
     )
     path = save_from(demo_lines(), "smoke")
     session = f"cdbtui-smoke-{uuid.uuid4().hex[:8]}"
-    env = {**os.environ, "TERM": "xterm-256color", "TEXTUAL_ANIMATIONS": "none"}
+    # Without COLUMNS/LINES (pytest-xdist workers set 80×24): the app takes the pane's size.
+    env = {**{k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")},
+           "TERM": "xterm-256color", "TEXTUAL_ANIMATIONS": "none"}
     command = f"cd {ROOT} && {sys.executable} -m cdbtui open {path}"
     subprocess.run(
         [TMUX, "new-session", "-d", "-s", session, "-x", "100", "-y", "30", command],
@@ -89,7 +91,9 @@ def test_closing_the_terminal_or_ctrl_c_loses_nothing(save_from):
     """Each key's command is on disk (a fsynced journal entry) before the screen shows it:
     killing the terminal right after the repaint keeps it, and quitting tidies up."""
     assert TMUX is not None, "tmux is not installed (apt-get install tmux)"
-    env = {**os.environ, "TERM": "xterm-256color", "TEXTUAL_ANIMATIONS": "none"}
+    # Without COLUMNS/LINES (pytest-xdist workers set 80×24): the app takes the pane's size.
+    env = {**{k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")},
+           "TERM": "xterm-256color", "TEXTUAL_ANIMATIONS": "none"}
     for ending in ("kill-session", "C-c", "C-q"):
         path = save_from(demo_lines(), f"cierre-{ending.lower()}")
         session = f"cdbtui-close-{uuid.uuid4().hex[:8]}"

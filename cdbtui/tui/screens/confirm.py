@@ -6,9 +6,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..text import plain_lines
+from ..widgets.keybar import KeyBar
 
 
 class Confirm(ModalScreen[bool]):
@@ -32,7 +33,7 @@ class Confirm(ModalScreen[bool]):
             yield Static(plain_lines(self.statement))
             yield Static(plain_lines(self.question), classes="question")
             yield Static("⏎ sí · Esc no", classes="hint")
-        yield Footer()
+        yield KeyBar()
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

@@ -3,33 +3,40 @@
 Every key builds a command line and hands it to `app.run_line`; the screen keeps
 no game state.  The bindings come from the one table of keys (`cdbtui.keys`);
 `check_action` asks the engine (`engine.options`) whether each applies now for the
-selected combatant and hides those that do not, so the Footer lists only them; such
-a key pressed anyway says why (`on_key`).
+selected combatant and hides those that do not, so the footer lists only them; such
+a key pressed anyway says why (`on_key`).  `/` opens the name finder on the line
+above the footer (`view.finder.matches`): each letter jumps the selection, ⏎ or
+Esc end it, and once one combatant is left any other key is a key for it.
 """
 
 from __future__ import annotations
 
 from textual import events
-from textual.actions import parse as parse_action
+from textual.actions import SkipAction, parse as parse_action
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...engine import options as engine_options
 from ...engine.commands import quote
 from ...engine.errors import Refusal
-from ...engine.model import Fight
+from ...engine.model import Fight, Status
 from ...engine.options import YES, Options, Verdict
+from ...engine.queries import is_incapacitated
 from ...keys import When, all_keys, footer_keys
+from ...printable import literal
 from ...roster import member_from_combatant, party_lines, put_member, roster_path
 from ...store import SaveError
-from ...view import status_line
+from ...view import selection_order, status_line
+from ...view.finder import matches, step as advance_in
 from ..text import plain, tell
 from ..widgets.fightlog import FightLog
 from ..widgets.panel import SidePanel, legend_markup
 from ..widgets.sheet import SheetView
+from ..widgets.keybar import KeyBar
 
 #: Why a key that needs them does not apply.
 NO_FIGHT = "No hay ningún combate abierto"
@@ -39,6 +46,28 @@ NOBODY = "Nadie seleccionado: usa ←/→ para elegir"
 _BY_KEY = {name: key for key in all_keys() for name in key.keys.split(",")}
 #: When each action applies (by its name, as `check_action` receives it).
 _WHEN = {key.action_name: key.when for key in all_keys()}
+#: Below this terminal height the legend starts folded (`L` shows it).
+LEGEND_ROWS = 40
+#: Who may still spend AC this turn (`t` asks first while anyone may).
+IN_PLAY = (Status.READY, Status.ACTED, Status.HOLDING, Status.WAITING)
+
+
+def ac_left(fight: Fight) -> tuple[tuple[str, int], ...]:
+    """(name, AC) of those in play who could still spend AC this turn (not done, not
+    out, not incapacitated), in the sheet's order: what «turno» would throw away."""
+    order = {name: index for index, name in enumerate(selection_order(fight))}
+    left = [c for c in fight.combatants
+            if c.status in IN_PLAY and c.ac > 0 and not is_incapacitated(c)]
+    left.sort(key=lambda c: order.get(c.name, len(order)))
+    return tuple((c.name, c.ac) for c in left)
+
+
+def ac_left_question(fight: Fight) -> str | None:
+    """"Quedan AC: Sven 2, Mike 1." or None when nobody has any left."""
+    left = ac_left(fight)
+    if not left:
+        return None
+    return "Quedan AC: " + ", ".join(f"{name} {ac}" for name, ac in left) + "."
 
 
 class FightScreen(Screen):
@@ -46,13 +75,18 @@ class FightScreen(Screen):
 
     BINDINGS = [
         Binding(key.keys, key.action, key.label, show=key.shown is not None,
-                key_display=key.shown, id=key.id)
+                key_display=key.shown, id=key.id, priority=key.priority)
         for key in footer_keys()
     ]
 
     _binding_signature: tuple = ()
     #: The last answer of `engine.options` for (fight, name): asked once per state.
     _options: tuple[Fight | None, str | None, Options | None] = (None, None, None)
+    #: What has been typed after `/` (None: not finding), and the selection before.
+    _query: str | None = None
+    _origin: str | None = None
+    #: The DJ's own choice of legend (None: by the terminal's height).
+    _legend_shown: bool | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("", id="fight-header")
@@ -62,12 +96,28 @@ class FightScreen(Screen):
                 yield SidePanel(id="panel")
                 yield Static(legend_markup(), id="legend")
         yield FightLog(id="log")
-        yield Footer()
+        yield Static("", id="finder")
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#sheet").border_title = "Plantilla"
         self.query_one("#log").border_title = "Registro"
+        self.query_one("#finder").display = False
         self.query_one(SheetView).focus()
+        self._fold_legend()
+
+    def on_resize(self) -> None:
+        self._fold_legend()
+
+    def _fold_legend(self) -> None:
+        """The legend folded under `LEGEND_ROWS` rows, unless the DJ chose (`L`)."""
+        shown = self._legend_shown
+        if shown is None:
+            shown = self.app.size.height >= LEGEND_ROWS
+        legend = self.query_one("#legend", Static)
+        if legend.has_class("-folded") == shown:
+            legend.set_class(not shown, "-folded")
+            legend.update(legend_markup() if shown else "[b]Leyenda[/b] [$text-muted](L)[/]")
 
     # ------------------------------------------------------------ state in
 
@@ -86,10 +136,10 @@ class FightScreen(Screen):
         self._refresh_bindings_if_changed()
 
     def _refresh_bindings_if_changed(self) -> None:
-        """Refresh the Footer only when the set of keys that apply changes.
+        """Refresh the footer only when the set of keys that apply changes.
 
-        A footer refresh rebuilds its key widgets, which costs more than the rest of
-        a keypress; most commands leave the same keys applicable.
+        A refresh makes Textual ask `check_action` of every binding again and the
+        footer (`KeyBar`) repaint; most commands leave the same keys applicable.
         """
         signature = tuple(
             bool(self.applies(key.action_name, parse_action(key.action)[2]))
@@ -155,6 +205,10 @@ class FightScreen(Screen):
 
     def on_key(self, event: events.Key) -> None:
         """A key of the table that does not apply now says why (instead of nothing)."""
+        if self._query is not None and self._finding(event):
+            event.stop()
+            event.prevent_default()
+            return
         key = _BY_KEY.get(event.key)
         if key is None:
             return
@@ -163,6 +217,70 @@ class FightScreen(Screen):
             event.stop()
             event.prevent_default()
             tell(self.app, verdict.why, severity="warning")
+
+    # ------------------------------------------------------------ the finder (`/`)
+
+    def _names(self) -> tuple[str, ...]:
+        fight = self.app.fight
+        return selection_order(fight) if fight is not None else ()
+
+    def action_find(self) -> None:
+        self._query, self._origin = "", self.app.selected
+        self._show_finder(())
+
+    def _finding(self, event: events.Key) -> bool:
+        """A key typed into the finder; False: it is not the finder's (one combatant
+        found, and the key is for it)."""
+        query = self._query or ""
+        if event.key == "escape":
+            self._end_finder()
+            self.app.select(self._origin)
+            return True
+        if event.key == "enter":
+            self._end_finder()
+            return True
+        if event.key == "backspace":
+            self._query = query[:-1]
+            self._jump(matches(self._query, self._names()))
+            return True
+        found = matches(query, self._names()) if query else ()
+        if event.is_printable and event.character:
+            longer = matches(query + event.character, self._names())
+            if longer or not event.character.isalnum():
+                self._query = query + event.character
+                self._jump(longer or found)
+                return True
+        if len(found) == 1:
+            self._end_finder()
+            return False
+        why = "nadie más se llama así" if event.is_printable else "¿a quién? Tab elige"
+        self.query_one("#finder", Static).update(Content.assemble(
+            ("Buscar: ", "bold"), literal(query), (f"  {why}", "$warning"),
+            ("  (⏎ elegir · Esc cancelar)", "$text-muted")))
+        return True
+
+    def _jump(self, found: tuple[str, ...]) -> None:
+        if found:
+            self.app.select(found[0])
+        self._show_finder(found)
+
+    def _show_finder(self, found: tuple[str, ...]) -> None:
+        finder = self.query_one("#finder", Static)
+        finder.display = True
+        query = self._query or ""
+        if not query:
+            tail: tuple = ("unas letras del nombre", "$text-muted")
+        elif not found:
+            tail = ("nadie se llama así", "$warning")
+        else:
+            shown = " · ".join(found[:6]) + (" …" if len(found) > 6 else "")
+            tail = ("→ " + literal(shown), "bold" if len(found) == 1 else "")
+        finder.update(Content.assemble(("Buscar: ", "bold"), literal(query), "  ", tail,
+                                       ("  (⏎ elegir · Esc cancelar)", "$text-muted")))
+
+    def _end_finder(self) -> None:
+        self._query = None
+        self.query_one("#finder", Static).display = False
 
     # ------------------------------------------------------------ actions: keys → lines
 
@@ -218,7 +336,7 @@ class FightScreen(Screen):
         self.app.run_line("siguiente")
 
     def action_new_turn(self) -> None:
-        self.app.run_line("turno")
+        self.app.ask_new_turn()
 
     def action_undo(self) -> None:
         self.app.run_line("deshacer")
@@ -227,17 +345,50 @@ class FightScreen(Screen):
         self.app.run_line("rehacer")
 
     def action_move(self, step: int) -> None:
+        """←/→, h/l (priority keys: the sheet's own scrolling never takes them); while
+        finding, h and l are letters of the name (`on_key` gets them)."""
+        if self._query is not None:
+            raise SkipAction()
         self.app.move_selection(step)
+
+    def action_walk(self, step: int) -> None:
+        """Tab: the queue's next; while finding, the next name found."""
+        found = matches(self._query, self._names()) if self._query else ()
+        if found:
+            self.app.select(advance_in(found, self.app.selected, step))
+            return
+        self.app.walk_queue(step)
+
+    def action_legend(self) -> None:
+        self._legend_shown = self.query_one("#legend").has_class("-folded")
+        self._fold_legend()
+
+    def action_leave(self) -> None:
+        self.app.leave_fight()
 
     def action_add(self) -> None:
         self.app.open_add_form()
 
     def action_party_save(self) -> None:
-        """Keep the selected combatant's sheet in the party roster for new fights."""
+        """Keep the selected combatant's sheet in the party roster for new fights (a
+        PNJ only once the DJ says so)."""
         fight, name = self.app.fight, self._who()
         who = fight.find(name) if fight is not None and name else None
         if who is None:
             return
+        if not who.is_pc:
+            from .confirm import Confirm
+
+            def answer(yes: bool | None) -> None:
+                if yes:
+                    self._save_member(who)
+
+            self.app.push_screen(Confirm(f"{who.name} es un PNJ.",
+                                         "¿Guardarlo en el grupo de PJ?"), answer)
+            return
+        self._save_member(who)
+
+    def _save_member(self, who) -> None:
         try:
             new = put_member(self.app.saves_dir, member_from_combatant(who))
         except SaveError as error:
@@ -263,6 +414,12 @@ class FightScreen(Screen):
                 break
 
     def action_initiative(self) -> None:
+        """The start moments' dialog; on a combatant without one, its «momento» line."""
+        fight, name = self.app.fight, self.app.selected
+        who = fight.find(name) if fight is not None and name else None
+        if who is not None and who.start is None:
+            self.app.open_command_line(f"momento {quote(who.name)} ")
+            return
         self.app.open_setup()
 
     def action_command_line(self) -> None:

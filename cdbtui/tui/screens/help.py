@@ -7,10 +7,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Markdown
+from textual.widgets import Markdown
 
 from ...keys import ADD_SYNTAX, help_lines
 from ...view import DECISIONS, LEGEND
+from ..widgets.keybar import KeyBar
 
 COMMANDS_HELP = f"""\
 `{ADD_SYNTAX}` ·
@@ -51,7 +52,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help", classes="dialog"):
             yield Markdown(help_markdown())
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#help").focus()

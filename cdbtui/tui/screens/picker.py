@@ -5,8 +5,12 @@ with costs after its talents (`view.maneuver_choices`) and the book's one-line
 effect under each; attacks are in italics as in the book's table, reactions are
 marked, and each row says what the engine would do with it now (`engine.options`:
 done, carried to next turn, too few AC, only reactions now, refused and why); a row
-the engine would refuse is not chosen, its reason is shown instead.  It returns a
-command line, or None when cancelled.
+the engine would refuse is not chosen, its reason is shown instead.  The maneuvers
+the combatant did earlier in this fight come first, the most recent first, so doing
+the same again is Enter twice.  An attack (or a Bloqueo) then asks for its target
+in a second step: the other side, its last targets first, filtered by typing; Enter
+names the highlighted one, Esc none («NOMBRE MANIOBRA [N] a BLANCO», COMMANDS.md).
+It returns a command line, or None when cancelled.
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ from ...engine.catalog import VARIABLE_ES
 from ...engine.commands import quote
 from ...engine.model import Fight
 from ...engine.options import options
+from ...engine.spending import BLOCKS
 from ...view import Choice, ChoiceState, filter_choices, maneuver_choices
+from ...view.picker import Target, filter_targets, target_choices
 from ..text import plain
 
 
@@ -51,6 +57,8 @@ def choice_prompt(choice: Choice) -> Content:
         if applies
     )
     parts: list[tuple[str, str]] = [(choice.name, name_style), (f"{cost} AC", "$accent")]
+    if choice.recent:
+        parts.append(("ya usada", "$accent"))
     if choice.reaction:
         parts.append(("reacción", "$success"))
     if choice.attack:
@@ -64,6 +72,18 @@ def choice_prompt(choice: Choice) -> Content:
         pieces.append(part)
     if choice.summary:
         pieces += ["\n  ", (choice.summary, "$text-muted")]
+    return Content.assemble(*pieces)
+
+
+def target_prompt(target: Target) -> Content:
+    """One row of the target step: the name (the DJ's text, never markup), then what
+    tells it apart (a faction, hidden from the players, targeted before)."""
+    pieces: list[str | tuple[str, str]] = [(target.label, "bold" if target.recent else "")]
+    for text, style, applies in ((target.side, "$text-muted", bool(target.side)),
+                                 ("oculto", "$text-muted", target.hidden),
+                                 ("blanco anterior", "$accent", target.recent)):
+        if applies:
+            pieces += ["  ", (text, style)]
     return Content.assemble(*pieces)
 
 
@@ -88,6 +108,10 @@ class ManeuverPicker(ModalScreen[str | None]):
         self.options = options(fight, name, maneuvers=False)
         self.shown: tuple[Choice, ...] = self.choices
         self.pending: Choice | None = None
+        #: The target step: the maneuver chosen and its amount (None: not there yet).
+        self.targeting: tuple[Choice, int | None] | None = None
+        self.targets: tuple[Target, ...] = ()
+        self.shown_targets: tuple[Target, ...] = ()
 
     def compose(self) -> ComposeResult:
         c = self.combatant
@@ -116,24 +140,41 @@ class ManeuverPicker(ModalScreen[str | None]):
 
     @on(Input.Changed, "#picker-filter")
     def refilter(self, event: Input.Changed) -> None:
+        if self.targeting is not None:
+            self._show_targets(event.value)
+            return
         self.shown = filter_choices(self.choices, event.value)
         option_list = self.query_one(OptionList)
         option_list.set_options(self._options())
         if self.shown:
             option_list.highlighted = 0
 
+    def _show_targets(self, query: str) -> None:
+        self.shown_targets = filter_targets(self.targets, query)
+        option_list = self.query_one(OptionList)
+        option_list.set_options([Option(target_prompt(t), id=f"target-{index}")
+                                 for index, t in enumerate(self.shown_targets)])
+        if self.shown_targets:
+            option_list.highlighted = 0
+
     def action_cursor(self, step: int) -> None:
-        if self.pending is not None:
+        if self.pending is not None and self.targeting is None:
             return
         option_list = self.query_one(OptionList)
-        if not self.shown:
+        if not option_list.option_count:
             return
         current = option_list.highlighted or 0
-        option_list.highlighted = max(0, min(len(self.shown) - 1, current + step))
+        option_list.highlighted = max(0, min(option_list.option_count - 1, current + step))
 
     @on(Input.Submitted, "#picker-filter")
     def choose_highlighted(self) -> None:
         option_list = self.query_one(OptionList)
+        if self.targeting is not None:
+            if option_list.highlighted is None or not self.shown_targets:
+                self.notify("Nadie coincide con el filtro (Esc: sin blanco)", severity="warning")
+                return
+            self._aim(self.shown_targets[option_list.highlighted])
+            return
         if option_list.highlighted is None or not self.shown:
             self.notify("Ninguna maniobra coincide con el filtro", severity="warning")
             return
@@ -141,6 +182,9 @@ class ManeuverPicker(ModalScreen[str | None]):
 
     @on(OptionList.OptionSelected)
     def choose_clicked(self, event: OptionList.OptionSelected) -> None:
+        if self.targeting is not None:
+            self._aim(self.shown_targets[event.option_index])
+            return
         self._choose(self.shown[event.option_index])
 
     def _choose(self, choice: Choice) -> None:
@@ -148,7 +192,7 @@ class ManeuverPicker(ModalScreen[str | None]):
             self.notify(choice.why, severity="warning")
             return
         if choice.variable is None:
-            self.dismiss(self._line(choice, None))
+            self._then(choice, None)
             return
         self.pending = choice
         amount = self.query_one("#picker-amount", Input)
@@ -168,13 +212,45 @@ class ManeuverPicker(ModalScreen[str | None]):
         except ValueError:
             self.notify("Escribe un número de AC", severity="error")
             return
-        self.dismiss(self._line(self.pending, amount))
+        self._then(self.pending, amount)
 
-    def _line(self, choice: Choice, amount: int | None) -> str:
+    def _then(self, choice: Choice, amount: int | None) -> None:
+        """After the maneuver (and its amount): its target, if it takes one."""
+        targets = target_choices(self.fight, self.combatant) if choice.targeted else ()
+        if not targets:
+            self.dismiss(self._line(choice, amount))
+            return
+        self.targeting, self.targets = (choice, amount), targets
+        question = ("¿qué atacante? (bloqueo logrado: −2 a su próximo ataque)"
+                    if choice.id in BLOCKS else "¿a quién?")
+        self.query_one("#picker-title", Static).update(
+            plain(f"{self.combatant.name}: {choice.name} {question} (Esc: sin blanco)"))
+        self.query_one("#picker-amount", Input).add_class("hidden")
+        box = self.query_one("#picker-filter", Input)
+        box.placeholder = "escribe para filtrar el blanco"
+        box.remove_class("hidden")
+        box.value = ""
+        box.focus()
+        self._show_targets("")
+        self.query_one("#picker-hint", Static).update(
+            plain("⏎ elegir blanco · ↑↓ moverse · Esc sin blanco"))
+
+    def _aim(self, target: Target) -> None:
+        assert self.targeting is not None
+        choice, amount = self.targeting
+        self.dismiss(self._line(choice, amount, target.name))
+
+    def _line(self, choice: Choice, amount: int | None, target: str | None = None) -> str:
         name = quote(self.combatant.name)
         verb = " interrumpe" if self.options.interrupt and not choice.reaction else ""
         extra = "" if amount is None else f" {amount}"
-        return f"{name}{verb} {choice.id}{extra}"
+        aim = "" if target is None else f" a {quote(target)}"
+        return f"{name}{verb} {choice.id}{extra}{aim}"
 
     def action_cancel(self) -> None:
+        """Esc: cancel the picker; in the target step, the maneuver with no target."""
+        if self.targeting is not None:
+            choice, amount = self.targeting
+            self.dismiss(self._line(choice, amount))
+            return
         self.dismiss(None)

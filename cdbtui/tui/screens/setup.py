@@ -2,7 +2,8 @@
 
 Players roll their own dice, so typing the total (1d6+INI) is the main path;
 the app rolls for whoever is still missing on request.  Each entry is a command
-line (`momento`, `tirar`, `empezar`) sent through `app.run_line`.
+line (`momento`, `tirar`, `empezar`) sent through `app.run_line`.  One row per
+combatant (compact fields), scrolling; the keys' hint stays in view.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Label, Static
+from textual.widgets import Input, Label, Static
 
 from ...engine.commands import quote
 from ..text import plain
+from ..widgets.keybar import KeyBar
 
 
 class InitiativeSetup(ModalScreen[None]):
@@ -31,7 +33,7 @@ class InitiativeSetup(ModalScreen[None]):
         with Vertical(id="setup", classes="dialog"):
             yield Static("Momentos iniciales (1d6 + INI)", classes="title")
             yield Static("Nombre             Bando  INI  Inicio", classes="setup-head")
-            with VerticalScroll(id="setup-rows"):
+            with VerticalScroll(id="setup-rows", can_focus=False):  # Tab: the fields only
                 for index, c in enumerate(self.app.fight.combatants):
                     with Horizontal(classes="setup-row"):
                         yield Label(plain(c.name), classes="setup-name")
@@ -40,11 +42,11 @@ class InitiativeSetup(ModalScreen[None]):
                         yield Input(
                             "" if c.start is None else str(c.start),
                             placeholder="total", type="integer",
-                            id=f"start-{index}", classes="setup-start",
+                            id=f"start-{index}", classes="setup-start", compact=True,
                         )
             yield Static("⏎ fija el momento · ^r tira los que faltan · ^b empieza · Esc vuelve",
                          classes="hint")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         for box in self.query(".setup-start").results(Input):

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from ... import library
 from ...engine.errors import Refusal
@@ -25,6 +25,7 @@ from ...printable import literal
 from ...roster import load_roster
 from ...store import SaveError
 from ..text import cell, plain, tell
+from ..widgets.keybar import KeyBar
 
 
 class StartScreen(Screen[Path | None]):
@@ -40,9 +41,11 @@ class StartScreen(Screen[Path | None]):
         Binding("q,escape", "quit_app", "salir"),
     ]
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, select: Path | None = None) -> None:
         super().__init__()
         self.folder = Path(folder)
+        #: The save to put the cursor on (the fight just left with `q`).
+        self.select = Path(select) if select is not None else None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="start"):
@@ -54,10 +57,10 @@ class StartScreen(Screen[Path | None]):
             yield Static("", id="first-run")
             yield Static("⏎ abrir · n nuevo · d ejemplo · c duplicar · r renombrar"
                          " · supr a la papelera · q salir", classes="hint")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
-        self.refresh_list()
+        self.refresh_list(select=self.select)
 
     # ------------------------------------------------------------ the list
 

@@ -13,7 +13,7 @@ from textual.markup import escape
 from textual.widgets import Static
 
 from ...engine.model import Fight
-from ...view import LEGEND, PanelRow, RowRole, panel_rows, panel_title
+from ...view import LEGEND_SHORT, PanelRow, RowRole, panel_rows, panel_title
 
 #: The style of a value by the role `view.panel_rows` gives its line.
 ROLE_MARKUP = {
@@ -89,6 +89,6 @@ class SidePanel(Static):
 def legend_markup() -> str:
     """The legend of the sheet's marks, shown under the panel (it never changes)."""
     lines = ["[b]Leyenda[/b]"]
-    for mark, meaning in LEGEND[1:]:
+    for mark, meaning in LEGEND_SHORT:
         lines.append(f"[$accent]{escape(mark):<4}[/] [$text-muted]{escape(meaning)}[/]")
     return "\n".join(lines)

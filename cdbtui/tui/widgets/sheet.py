@@ -1,8 +1,13 @@
 """The Plantilla itself: one Line API widget painting `view.build_sheet`.
 
 Moments run down a sticky gutter on the left, one column per combatant runs
-across (scrolling sideways when they don't fit), and a sticky header line names
-the columns.  The widget holds no game state: the app pushes the fight and the
+across, and sticky lines on top name the columns (`HEADER`), give the worst wound
+or fatigue category of each (`CATEGORIES`, when anyone has one) and list those
+without a start moment (`STRIP`, "sin momento: Ana, Bea", when there are any).
+The columns are fitted to the widget's width (`view.build_sheet(width=…)`, again
+on every resize); only when their numbers can't shrink further does the sheet
+scroll sideways, keeping the selected column (the player view: the acting one) in
+view.  The widget holds no game state: the app pushes the fight and the
 selection in with `show()`; a click on a column posts `SheetView.Clicked` up.
 Rows are painted from a small cache of strips that is cleared on every `show()`.
 The texts are `view`'s, already literal (no control characters, no markup: the
@@ -23,9 +28,13 @@ from textual.strip import Strip
 
 from ...engine.model import Fight, Status
 from ...printable import literal
-from ...view import CellRole, Column, Sheet, build_sheet, fit
+from ...view import CellRole, Column, Sheet, build_sheet, category_text, fit
 
 GUTTER = 8  # "▸  -1 │ "
+#: The sticky lines on top, by the row number that stands for them.
+HEADER, CATEGORIES, STRIP = -1, -2, -3
+#: What the strip of combatants without a start moment starts with.
+STRIP_LABEL = "sin momento: "
 #: The component class of each cell role of `view.Cell` (a name takes its side's colour).
 CELL_STYLES = {
     CellRole.MARKER: "sheet--marker",
@@ -44,19 +53,35 @@ def _drawn(column: Column) -> set[int]:
     return {row for row, cell in enumerate(column.cells) if cell.role is not CellRole.EMPTY}
 
 
+def top_rows(sheet: Sheet) -> tuple[int, ...]:
+    """The sticky lines a sheet has on top, in order (`HEADER`, `CATEGORIES`, `STRIP`)."""
+    rows = [HEADER]
+    if sheet.has_categories:
+        rows.append(CATEGORIES)
+    if sheet.unplaced:
+        rows.append(STRIP)
+    return tuple(rows)
+
+
 def changed_lines(
     old: Sheet, old_selected: str | None, new: Sheet, new_selected: str | None
 ) -> set[int] | None:
-    """The lines (row index; -1 the header) that paint differently, or None for all.
+    """The lines (row index; the negative `HEADER`, `CATEGORIES`, `STRIP` for the
+    lines on top) that paint differently, or None for all.
 
     Compared column by column: `view.build_sheet` reuses the cells of a combatant
     that did not change, so most columns are skipped by identity.
     """
     if old.moments != new.moments or [(c.name, c.width) for c in old.columns] != [
         (c.name, c.width) for c in new.columns
-    ]:
+    ] or top_rows(old) != top_rows(new):
         return None
     lines: set[int] = set()
+    if old.unplaced != new.unplaced or old.waiting_for_start != new.waiting_for_start or (
+        old_selected != new_selected
+        and (old_selected in new.unplaced or new_selected in new.unplaced)
+    ):
+        lines.add(STRIP)
     if old.current != new.current:
         for moment in (old.current, new.current):
             if moment in new.moments:
@@ -68,6 +93,8 @@ def changed_lines(
                        after.name == new_selected)
         if before.label != after.label:
             lines.add(-1)
+        if before.category != after.category:
+            lines.add(CATEGORIES)
         if flags_before != flags_after:
             lines.add(-1)
             lines |= _drawn(before) | _drawn(after)
@@ -99,7 +126,13 @@ class SheetView(ScrollView, can_focus=True):
         "sheet--out",
         "sheet--empty-hint",
         "sheet--hidden",
+        "sheet--category",
+        "sheet--strip",
     }
+    DEFAULT_CSS = """
+    SheetView > .sheet--category { color: $warning; text-style: italic; }
+    SheetView > .sheet--strip { color: $text-muted; }
+    """
 
     class Clicked(Message):
         """The DJ clicked a combatant's column."""
@@ -114,7 +147,14 @@ class SheetView(ScrollView, can_focus=True):
         self.gap = gap
         self.sheet = Sheet((), None, (), ())
         self.selected: str | None = None
+        self.fight: Fight | None = None
+        self._top: tuple[int, ...] = (HEADER,)
+        #: The gap painted between columns: `gap`, or less when the columns need it.
+        self._gap = gap
+        self._tall = False  # the moments overflow the height: a vertical scrollbar
         self._offsets: list[int] = []  # x of each column inside the scrolled area
+        #: (from x, to x, name) of each name in the strip, for clicks.
+        self._strip_spans: list[tuple[int, int, str]] = []
         self._cache: dict[tuple, Strip] = {}
         self._styles: dict[str, Style] = {}
 
@@ -126,22 +166,64 @@ class SheetView(ScrollView, can_focus=True):
         Only the lines whose cells changed are repainted: a command usually moves
         one or two markers, the current row and the ▶, not the whole grid.
         """
-        old_sheet, old_selected = self.sheet, self.selected
-        self.sheet = (
-            build_sheet(fight, for_players=self.for_players) if fight is not None
-            else Sheet((), None, (), ())
-        )
+        old_sheet, old_selected, old_gap = self.sheet, self.selected, self._gap
+        self.fight = fight
+        self.sheet = self._build(fight)
+        if self._gap != old_gap:
+            old_sheet = Sheet((), None, (), ())  # every column moves: repaint all
         self.selected = selected
+        self._top = top_rows(self.sheet)
         offsets, x = [], 0
         for column in self.sheet.columns:
             offsets.append(x)
-            x += column.width + self.gap
+            x += column.width + self._gap
         self._offsets = offsets
-        size = Size(GUTTER + x, 1 + max(1, len(self.sheet.moments)))
+        self._strip_spans = []
+        at = len(STRIP_LABEL)
+        for name, shown in zip(self.sheet.unplaced, self.sheet.waiting_for_start):
+            self._strip_spans.append((at, at + len(shown), name))
+            at += len(shown) + 2
+        size = Size(GUTTER + max(0, x - self._gap), len(self._top) + max(1, len(self.sheet.moments)))
         if size != self.virtual_size:
             self.virtual_size = size
         self._repaint(changed_lines(old_sheet, old_selected, self.sheet, selected))
         self.call_after_refresh(self._keep_in_view)
+
+    def _build(self, fight: Fight | None) -> Sheet:
+        """The sheet of `fight` fitted to the widget's width (not yet laid out: natural widths)."""
+        self._gap = self.gap
+        if fight is None:
+            return Sheet((), None, (), ())
+        width = self.size.width
+        if width <= 0:
+            return build_sheet(fight, for_players=self.for_players, gap=self.gap)
+        bar = self.styles.scrollbar_size_vertical
+
+        def build(tall: bool, gap: int) -> Sheet:
+            area = max(1, width - GUTTER - (bar if tall else 0))
+            return build_sheet(fight, for_players=self.for_players, width=area, gap=gap)
+
+        # Built once per show: as tall as last time (a vertical scrollbar takes a
+        # column), again only if that changed or the gaps must narrow.
+        gap, tall = self.gap, self._tall
+        sheet = build(tall, gap)
+        needed = len(top_rows(sheet)) + len(sheet.moments) > self.size.height
+        area = max(1, width - GUTTER - (bar if needed else 0))
+        gaps = len(sheet.columns) - 1
+        while gap > 1 and sheet.natural + gap * gaps > area:
+            gap -= 1  # wide gaps give way before the names do
+        if needed != tall or gap != self.gap:
+            self._tall = needed
+            sheet = build(needed, gap)
+        self._gap = gap
+        return sheet
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A new width: fit the columns again (every line repaints)."""
+        if self.fight is not None:
+            self.sheet = Sheet((), None, (), ())
+            self.show(self.fight, self.selected)
+            self.call_after_refresh(self._keep_in_view)
 
     def select(self, selected: str | None) -> None:
         """Move only the selection (no new sheet)."""
@@ -161,16 +243,25 @@ class SheetView(ScrollView, can_focus=True):
             del self._cache[key]
         width = self.size.width
         scroll_y = round(self.scroll_y)
+        top = self._top
         for row in lines:
-            y = 0 if row < 0 else row - scroll_y + 1
+            if row < 0:
+                if row not in top:
+                    continue
+                y = top.index(row)
+            else:
+                y = row - scroll_y + len(top)
             if 0 <= y < self.size.height:
                 self.refresh(Region(0, y, width, 1))
 
     def _keep_in_view(self) -> None:
-        """Scroll so the selected column and the current moment are visible."""
+        """Scroll so the selected column (none selected in the player view: the
+        acting one) and the current moment are visible."""
         width = self.scrollable_content_region.width - GUTTER
         for index, column in enumerate(self.sheet.columns):
-            if column.name == self.selected and width > 0:
+            wanted = (column.name == self.selected if self.selected is not None
+                      else self.for_players and column.heads_queue)
+            if wanted and width > 0:
                 left = self._offsets[index]
                 right = left + column.width
                 if left < self.scroll_x:
@@ -180,7 +271,7 @@ class SheetView(ScrollView, can_focus=True):
                 break
         if self.sheet.current in self.sheet.moments:
             row = self.sheet.moments.index(self.sheet.current)
-            height = self.scrollable_content_region.height - 1
+            height = self.scrollable_content_region.height - len(self._top)
             if height > 0:
                 if row < self.scroll_y:
                     self.scroll_to(y=row, animate=False, immediate=True)
@@ -204,8 +295,9 @@ class SheetView(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         width = self.scrollable_content_region.width
-        row = -1 if y == 0 else scroll_y + y - 1
-        key = (row, scroll_x, width)
+        top = self._top
+        row = top[y] if y < len(top) else scroll_y + y - len(top)
+        key = (row, 0 if row == STRIP else scroll_x, width)
         strip = self._cache.get(key)
         if strip is None:
             strip = self._paint(row, scroll_x, width)
@@ -217,6 +309,8 @@ class SheetView(ScrollView, can_focus=True):
     def _paint(self, row: int, scroll_x: int, width: int) -> Strip:
         base = self.rich_style
         sheet = self.sheet
+        if row == STRIP:
+            return self._paint_strip(width)
         if row >= len(sheet.moments):
             if row == 0 and not sheet.columns:
                 text = "  Sin combatientes con momento inicial: «a» añade, «i» iniciativa"
@@ -224,8 +318,10 @@ class SheetView(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         current = row >= 0 and sheet.moments[row] == sheet.current
         row_style = base + self._style("sheet--current") if current else base
-        if row < 0:
+        if row == HEADER:
             gutter = Segment("  Mom │ ", base + self._style("sheet--header"))
+        elif row == CATEGORIES:
+            gutter = Segment("      │ ", base + self._style("sheet--gutter"))
         else:
             mark = "▸" if current else " "
             gutter_style = base + self._style("sheet--gutter")
@@ -237,6 +333,20 @@ class SheetView(ScrollView, can_focus=True):
         body = Strip(segments).crop_extend(0, area, row_style) if area else Strip([])
         return Strip.join([Strip([gutter]).crop_extend(0, GUTTER, base), body])
 
+    def _paint_strip(self, width: int) -> Strip:
+        """"sin momento: Ana, Bea": those without a start moment, the selected highlighted."""
+        base = self.rich_style
+        muted = base + self._style("sheet--strip")
+        segments = [Segment(" " + STRIP_LABEL, muted)]
+        for index, (name, shown) in enumerate(zip(self.sheet.unplaced, self.sheet.waiting_for_start)):
+            if index:
+                segments.append(Segment(", ", muted))
+            style = base + self._style("sheet--header")
+            if name == self.selected:
+                style += self._style("sheet--selected")
+            segments.append(Segment(shown, style))
+        return Strip(segments).crop_extend(0, width, base)
+
     def _columns(self, row: int, scroll_x: int, area: int, row_style: Style) -> list[Segment]:
         """Segments of the visible columns of `row` (-1: the header), starting at scroll_x."""
         segments: list[Segment] = []
@@ -246,7 +356,7 @@ class SheetView(ScrollView, can_focus=True):
         first = max(0, bisect_right(self._offsets, scroll_x) - 1)
         x = self._offsets[first]
         skip = scroll_x - x
-        gap = " " * self.gap
+        gap = " " * self._gap
         for index in range(first, len(columns)):
             if x - scroll_x >= area:
                 break
@@ -254,7 +364,7 @@ class SheetView(ScrollView, can_focus=True):
             text, style = self._cell(column, row, row_style)
             segments.append(Segment(fit(text, column.width), style))
             segments.append(Segment(gap, self._column_style(column, row_style, blank=True)))
-            x += column.width + self.gap
+            x += column.width + self._gap
         strip = Strip(segments)
         return list(strip.crop(skip, skip + area)) if skip else segments
 
@@ -266,6 +376,9 @@ class SheetView(ScrollView, can_focus=True):
         return style
 
     def _cell(self, column: Column, row: int, row_style: Style) -> tuple[str, Style]:
+        if row == CATEGORIES:
+            text = category_text(column.category, column.width) if column.category else ""
+            return text, row_style + self._style("sheet--category") if text else row_style
         empty = row >= 0 and column.cells[row].role is CellRole.EMPTY
         style = self._column_style(column, row_style, blank=empty)
         if empty:
@@ -294,11 +407,21 @@ class SheetView(ScrollView, can_focus=True):
     # ------------------------------------------------------------ messages up
 
     def on_click(self, event: events.Click) -> None:
-        if event.x < GUTTER:
+        top = self._top
+        offset = event.get_content_offset(self)
+        if offset is None:
             return
-        x = self.scroll_x + event.x - GUTTER
+        if 0 <= offset.y < len(top) and top[offset.y] == STRIP:
+            for left, right, name in self._strip_spans:
+                if left <= offset.x - 1 < right:
+                    self.post_message(self.Clicked(name))
+                    return
+            return
+        if offset.x < GUTTER:
+            return
+        x = self.scroll_x + offset.x - GUTTER
         for index, column in enumerate(self.sheet.columns):
             left = self._offsets[index]
-            if left <= x < left + column.width + self.gap:
+            if left <= x < left + column.width + self._gap:
                 self.post_message(self.Clicked(column.name))
                 return
