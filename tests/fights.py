@@ -12,6 +12,24 @@ from cdbtui.engine.session import Session
 
 DEMO = Path(__file__).parents[1] / "cdbtui" / "demo" / "puerto.txt"
 
+#: Issue 12's table: twelve combatants; three at moment 7 (Mike, then La Viuda Negra, then the
+#: captain, by Agilidad), two orcs whose names differ only at the end.
+TWELVE = (
+    "alta Mike ac=7 agi=4 bando=pj momento=7",
+    "alta Sven ac=5 agi=3 bando=pj momento=5",
+    'alta "Brunilda Peña" ac=6 agi=3 bando=pj momento=6',
+    'alta "La Viuda Negra" ac=6 agi=3 momento=7',
+    'alta "Orco número 23" ac=4 momento=4',
+    'alta "Orco número 28" ac=4 momento=4',
+    'alta "Soldado 1" ac=6 momento=6',
+    'alta "Soldado 2" ac=5 momento=3',
+    "alta Ana ac=5 bando=pj momento=2",
+    "alta Bea ac=5 bando=pj momento=5",
+    'alta "Capitán Ñúñez" ac=7 agi=2 momento=7',
+    "alta Perro ac=3 momento=1",
+    "empezar",
+)
+
 #: The worked example of RULES.md §7, turn 1, as command lines.
 EXAMPLE_TURN_1 = (
     "mike disparar-armas-largas",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import EXAMPLE_TURN_1, demo_lines
+from fights import TWELVE as TABLE
 
 SIZES = [(80, 24), (160, 50)]
 
@@ -74,22 +75,12 @@ def test_help_screen(snap_compare, make_app):
 
 #: Issue 12: twelve combatants at a real table, mid-turn: a hidden PNJ (Ninja), a
 #: wounded one (Sven: Herido in his column head), two orcs told apart by their
-#: numbers, and Zoe, added without a start moment (the "sin momento" strip).
+#: numbers, and Zoe, added without a start moment (the "sin momento" strip): the
+#: table of tests/fights.py with a hidden Ninja for Soldado 2, and no Perro.
 TWELVE = [
-    "alta Mike ac=7 agi=4 bando=pj momento=7",
-    "alta Sven ac=5 agi=3 bando=pj momento=5",
-    'alta "Brunilda Peña" ac=6 agi=3 bando=pj momento=6',
-    'alta "La Viuda Negra" ac=6 agi=3 momento=7',
-    'alta "Orco número 23" ac=4 momento=4',
-    'alta "Orco número 28" ac=4 momento=4',
-    'alta "Soldado 1" ac=6 momento=6',
-    "alta Ninja ac=6 agi=5 momento=6 oculto",
-    "alta Ana ac=5 bando=pj momento=2",
-    "alta Bea ac=5 bando=pj momento=5",
-    'alta "Capitán Ñúñez" ac=7 agi=2 momento=7',
-    "empezar",
+    *TABLE[:7], "alta Ninja ac=6 agi=5 momento=6 oculto", *TABLE[8:11], "empezar",
     "alta Zoe ac=5",
-    "mike disparar-armas-largas a \"La Viuda Negra\"",
+    'mike disparar-armas-largas a "La Viuda Negra"',
     "dano sven 4",
 ]
 #: Eight of them, for a small laptop terminal.
