@@ -6,12 +6,19 @@ the same path as the TUI and `cdbtui do`) on a fight that already has 1,000 comm
 in its history, then undoes it so every sample starts from the same state.  Saves are
 real atomic writes (temp file, fsync, os.replace) to a temporary folder.
 
-Run: .venv/bin/python benchmarks/engine.py [--samples N]
+Run: .venv/bin/python benchmarks/engine.py [--samples N] [--profile [N]]
+
+`--profile` adds, after the table, a profile (cProfile, by own time) of the spend,
+the advance and the new turn at 200 combatants, the N busiest functions of each
+(default 15): where the time of a command goes.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
+import pstats
 import statistics
 import sys
 import tempfile
@@ -86,6 +93,26 @@ def sample_save(session: Session, folder: Path, samples: int) -> list[float]:
     return times
 
 
+def profile(session: Session, top: int) -> None:
+    """Print where the time of each timed command goes (cProfile, by own time)."""
+    for name, make_line in (
+        ("spend (gasta 1)", lambda s: f"{quote(queue(s.fight)[0].name)} gasta 1"),
+        ("advance (siguiente)", lambda s: "siguiente"),
+        ("new turn (turno)", lambda s: "turno"),
+    ):
+        profiler = cProfile.Profile()
+        for _ in range(50):
+            line = make_line(session)
+            profiler.enable()
+            session.execute(line)
+            profiler.disable()
+            session.undo()
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
+        print(f"\n--- profile: {len(session.fight.combatants)} combatants, {name}, 50 runs")
+        print("\n".join(line for line in out.getvalue().splitlines()[6:] if line.strip()))
+
+
 def stats(times: list[float]) -> str:
     ordered = sorted(times)
     p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
@@ -95,6 +122,8 @@ def stats(times: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--profile", type=int, nargs="?", const=15, default=None, metavar="N",
+                        help="after the table, the N busiest functions of each command at 200")
     args = parser.parse_args()
     print(f"history: {HISTORY} commands; samples: {args.samples}; times in ms (median, p95)")
     print(f"{'combatants':>10} {'operation':<22} {'median':>8} {'p95':>8}")
@@ -125,6 +154,10 @@ def main() -> None:
             print(f"{count:>10} {'save size':<22} {size / 1024:8.1f} KiB")
             print(f"{count:>10} {'load':<22} {loaded * 1000:8.3f}")
             print(f"{count:>10} {'first undo after load':<22} {replay * 1000:8.3f}  (replays the history once)")
+            if args.profile and count == 200:
+                profiled = session
+    if args.profile:
+        profile(profiled, args.profile)
 
 
 if __name__ == "__main__":

@@ -20,11 +20,22 @@ import random
 from collections.abc import Callable
 from itertools import pairwise
 
-
 from .errors import Refusal
-from .model import Combatant, Fight, Log, LogKind, Status, Window, evolve
+from .model import (
+    UNDERIVED,
+    Combatant,
+    Fight,
+    Log,
+    LogKind,
+    Status,
+    Window,
+    evolve,
+    ridden,
+    roster_fact,
+)
 from .queries import order_key, queue, tie_reason
 from .spending import complete_carried
+
 
 def get_combatant(fight: Fight, name: str) -> Combatant:
     combatant = fight.find(name)
@@ -54,8 +65,9 @@ def note_ties(fight: Fight) -> Fight:
         if not (b.status is Status.HOLDING)
     ]
     tied = [c.name for pair in pairwise(line) if pair[1].status is not Status.HOLDING for c in pair]
+    # Each name once (the entry's mentions would be the same, one per combatant).
     return fight.note("Orden: " + "; ".join(reasons), kind=LogKind.ORDER,
-                      about=tied) if reasons else fight
+                      about=dict.fromkeys(tied)) if reasons else fight
 
 
 def follow_countdown(fight: Fight, moment: int) -> Fight:
@@ -68,7 +80,8 @@ def follow_countdown(fight: Fight, moment: int) -> Fight:
     changed = []
     for c in fight.combatants:
         if c.status is Status.HOLDING:
-            changed.append(evolve(c, marker=moment, acting=False))
+            if c.marker != moment or c.acting:  # (one already there is left as it is)
+                changed.append(evolve(c, marker=moment, acting=False))
         elif c.status is Status.WAITING and passed > 0:
             paid = min(passed, c.ac)
             ac = c.ac - paid
@@ -97,15 +110,37 @@ def enter_moment(fight: Fight, moment: int) -> Fight:
 def next_moment(fight: Fight) -> int | None:
     """The highest marker of anyone who fixes a moment (not holders or waiters, not
     mounts): where the countdown goes next."""
-    mounts = fight.mounts
-    markers = [
-        c.marker for c in fight.combatants
-        if c.status in (Status.READY, Status.ACTED) and c.marker is not None
-        and c.key not in mounts
+    return roster_fact(fight.combatants, "next_moment", _next_moment, _derive_next_moment)
+
+
+def _fixes(c: Combatant, mounts: frozenset[str]) -> bool:
+    """Whether `c`'s marker is a moment the count goes to (not a holder's or a
+    waiter's, which follow it; not a mount's)."""
+    return ((c.status is Status.READY or c.status is Status.ACTED) and c.marker is not None
+            and not (mounts and c.key in mounts))
+
+
+def _next_moment(combatants: tuple[Combatant, ...]) -> int | None:
+    mounts = ridden(combatants)
+    ready, acted = Status.READY, Status.ACTED
+    markers = [  # `_fixes`, inlined
+        c.marker for c in combatants
+        if (c.status is ready or c.status is acted) and c.marker is not None
+        and not (mounts and c.key in mounts)
     ]
     return max(markers) if markers else None
 
 
+def _derive_next_moment(top, combatants, changes, positions):
+    """`_next_moment` of a roster made by swapping `changes` in, from the old roster's
+    `top`: unless one of those swapped out may have been the one at the top."""
+    mounts = ridden(combatants)
+    if top is not None and any(old.marker == top and _fixes(old, mounts) for _, old, _ in changes):
+        return UNDERIVED
+    markers = [new.marker for _, _, new in changes if _fixes(new, mounts)]
+    if top is not None:
+        markers.append(top)
+    return max(markers) if markers else None
 
 
 def window_base(fight: Fight) -> Fight:

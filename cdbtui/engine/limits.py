@@ -261,6 +261,27 @@ def _check_value(obj: object, who: str, before: object | None = None) -> None:
     raise Refusal(f"{who}: el texto «{shown(found[1])}» {problem(found[1])}")
 
 
+#: Copies vouched for (`vouch`), by id: the copy, and what it was copied from (two
+#: tables, so that vouching for 200 copies makes no pair objects); both held on to,
+#: so that an id is not reused while its entry lives.  `check_state` empties them.
+_VOUCHED: dict[int, object] = {}
+_SOURCES: dict[int, object] = {}
+
+
+def vouch(copies: list, sources: list) -> None:
+    """Tell the next `check_state` that each of `copies` holds the values of the
+    combatant at the same place in `sources` but for fields the copier sets to
+    values within every bound whatever the source holds (a new turn's reset,
+    turn.py): when the source is the combatant the state before the command had (so
+    it was checked), the copy needs no look.  A copy not vouched for is checked."""
+    if len(_VOUCHED) > 4096:  # vouched for and never checked (a refusal came first)
+        _VOUCHED.clear()
+        _SOURCES.clear()
+    ids = list(map(id, copies))
+    _VOUCHED.update(zip(ids, copies))
+    _SOURCES.update(zip(ids, sources))
+
+
 #: The fight's own numbers (its combatants are checked one by one).
 _FIGHT_INTS = ("seed", "rolls", "turn", "moment", "clock")
 
@@ -269,7 +290,10 @@ def check_state(after: object, before: object | None = None) -> None:
     """`Refusal` if `after` (a `Fight`) holds a value a save could not load.
 
     Only what changed since `before` is looked at: combatants are immutable, so the
-    ones a command left alone are the same objects and need no second look.
+    ones a command left alone are the same objects and need no second look, and of
+    one that changed only the fields that are not the same objects as before; a
+    copy vouched for (`vouch`: a new turn's renewal of a combatant `before` had)
+    needs none either.
     """
     for name in _FIGHT_INTS:
         value = getattr(after, name)
@@ -282,15 +306,34 @@ def check_state(after: object, before: object | None = None) -> None:
         trouble = text_problem(name, TEXT_LENGTH)
         if trouble is not None:
             raise Refusal(f"El nombre del combate «{shown(name)}» {trouble}")
-    old = {id(c) for c in getattr(before, "combatants", ())}
-    find = getattr(before, "find", None)
-    for combatant in getattr(after, "combatants"):
-        if id(combatant) not in old:
+    prev = getattr(before, "combatants", ())
+    now = getattr(after, "combatants")
+    if prev is not now:
+        find = getattr(before, "find", None)
+        sources = _SOURCES
+        if len(prev) == len(now):  # the usual case: the same names in the same order
+            pairs = zip(prev, now)
+            old = None
+        else:
+            pairs = ((None, c) for c in now)
+            old = {id(c) for c in prev}
+        for was, combatant in pairs:
+            if was is combatant:
+                continue
+            if was is not None and sources and sources.get(id(combatant)) is was \
+                    and _VOUCHED.get(id(combatant)) is combatant:
+                continue  # a copy of it vouched for (same name): nothing to look at
+            if was is None or was.name != combatant.name:
+                if old is not None and id(combatant) in old:
+                    continue
+                was = find(combatant.name) if find is not None else None
             # The same combatant before the command: the values it still shares with
             # it (the same objects) were checked when they were made.
-            was = find(combatant.name) if find is not None else None
             _check_value(combatant, combatant.name if combatant.name.isprintable()
                          else shown(combatant.name), was)
+    if _VOUCHED:  # what was vouched for is for this check only
+        _VOUCHED.clear()
+        _SOURCES.clear()
     before_log = len(getattr(before, "log", ()))
     log = getattr(after, "log")
     for entry in log[before_log:] if len(log) >= before_log else log:

@@ -27,9 +27,8 @@ def evolve(inst, **changes):
     `Fight`): a command changes a few fields of objects of 20 and 40 fields, and
     `attrs.evolve` re-runs the whole `__init__` generically (a new turn of 200
     combatants paid milliseconds for it).  For those two classes (no converters,
-    validators or setattr hooks) a copier generated from their fields sets each
-    slot straight from the old object or the change; any other class goes to
-    `attrs.evolve`."""
+    validators or setattr hooks) a copier generated from their fields fills a new
+    object in (see `_generated_copy`); any other class goes to `attrs.evolve`."""
     fast = _FAST.get(type(inst))
     if fast is None:
         return attrs.evolve(inst, **changes)
@@ -39,36 +38,76 @@ def evolve(inst, **changes):
     return copier(inst, changes)
 
 
-def _generated_copy(cls: type, params: str, value_of) -> object:
-    """A function `copy(old, <params>)` making a new `cls` slot by slot, each field's
-    value the Python expression `value_of(name)` (of `old` and the params)."""
-    assert not any(f.converter or f.validator or f.on_setattr for f in attrs.fields(cls)), cls
-    scope: dict[str, object] = {"new": object.__new__, "cls": cls}
-    body = [f"def copy(old, {params}):", "    n = new(cls)"]
-    for f in attrs.fields(cls):
-        scope[f"set_{f.name}"] = getattr(cls, f.name).__set__
-        body.append(f"    set_{f.name}(n, {value_of(f.name)})")
-    if "_attrs_cached_hash" in getattr(cls, "__slots__", ()):
-        scope["set_hash"] = getattr(cls, "_attrs_cached_hash").__set__
-        body.append("    set_hash(n, None)")
+#: Each fast-copied class's builder (see `_generated_copy`).
+_BUILDERS: dict[type, type] = {}
+
+
+def _builder(cls: type) -> type:
+    """A plain class with exactly `cls`'s slots and no `__setattr__` of its own.
+
+    A frozen slotted attrs class can only be filled in through its slots'
+    descriptors, one Python-level call per field (about 0.15 µs each: 6 µs for a
+    combatant).  An object made as a builder is filled in with ordinary attribute
+    stores (which the interpreter does inline) and then made a `cls` by assigning
+    its `__class__`, which Python allows between classes of the same layout: the
+    same base and the same slots (laid out by sorted name, whatever the class).
+    That needs `cls` to have no `__weakref__` slot of its own (CPython then sees
+    the layouts as different): the classes copied this way are `weakref_slot=False`.
+    """
+    builder = _BUILDERS.get(cls)
+    if builder is None:
+        assert cls.__bases__ == (object,) and "__weakref__" not in cls.__slots__, cls
+        builder = type(f"_{cls.__name__}Builder", (object,), {"__slots__": cls.__slots__})
+        _BUILDERS[cls] = builder
+    return builder
+
+
+def _generated_copy(cls: type, params: str, value_of, extra: tuple[str, ...] = (),
+                    header: str = "copy(old, {params})") -> object:
+    """A function `copy(old, <params>)` (or the `header` given) making a new `cls`
+    without running its `__init__`: a `_builder` object whose fields are the Python
+    expressions `value_of(name)` (of `old` and the params), made a `cls`; `extra`
+    lines run before that (`n` is the object being filled in)."""
+    assert not any(f.validator or f.on_setattr for f in attrs.fields(cls)), cls
+    assert header != "copy(old, {params})" or not any(f.converter for f in attrs.fields(cls)), cls
+    scope: dict[str, object] = {"new": object.__new__, "cls": cls, "builder": _builder(cls),
+                                "set": setattr}
+    body = [f"def {header.format(params=params)}:", "    n = new(builder)"]
+    body.extend(f"    n.{f.name} = {value_of(f.name)}" for f in attrs.fields(cls))
+    body.extend(f"    {line}" for line in extra)
+    if "_attrs_cached_hash" in cls.__slots__:
+        body.append("    n._attrs_cached_hash = None")
+    body.append("    n.__class__ = cls")
     body.append("    return n")
-    exec("\n".join(body), scope)  # noqa: S102 - generated from attrs fields and code, no input
-    return scope["copy"]
+    name = header.partition("(")[0]
+    # A file name of its own, so that a profile tells the generated functions apart.
+    code = compile("\n".join(body), f"<generated {name} of {cls.__name__}: {params}>", "exec")
+    exec(code, scope)  # noqa: S102 - generated from attrs fields and code, no input
+    return scope[name]
 
 
 def copier_of(cls: type, params: tuple[str, ...], fields: dict[str, str]):
     """A function `(old, *params) -> cls`: a copy of `old` whose `fields` are set to
     the given Python expressions (of `old`, the params and constants) and whose other
-    fields are old's, slot by slot.  For a copy made very often with the same fields
-    changed (every combatant at a new turn, turn.py)."""
+    fields are old's.  For a copy made very often with the same fields changed
+    (every combatant at a new turn, turn.py)."""
     assert set(fields) <= {f.name for f in attrs.fields(cls)}, sorted(fields)
     return _generated_copy(cls, ", ".join(params), lambda name: fields.get(name, f"old.{name}"))
 
 
+def maker_of(cls: type):
+    """A function `(*fields) -> cls` taking every field in order, with no defaults
+    and no converters run: for a value made very often whose caller passes each
+    field as its converter would leave it (`LogEntry`, made by `Fight.note`)."""
+    names = [f.name for f in attrs.fields(cls)]
+    return _generated_copy(cls, ", ".join(names), lambda name: name, header="make({params})")
+
+
 def _copier(cls: type):
-    """`copy(old, changes)`: a new `cls` with old's fields, those in `changes` changed."""
-    return _generated_copy(
-        cls, "changes", lambda name: f"changes[{name!r}] if {name!r} in changes else old.{name}")
+    """`copy(old, changes)`: a new `cls` with old's fields, those in `changes` changed
+    (their names already checked by `evolve`)."""
+    return _generated_copy(cls, "changes", lambda name: f"old.{name}",
+                           ("for name, value in changes.items():", "    set(n, name, value)"))
 
 
 #: The classes `evolve` copies with a generated copier (filled in below, once the
@@ -233,7 +272,7 @@ class Track:
         return 0 if category is None else TRACK_PENALTIES[category]
 
 
-@frozen(cache_hash=True)
+@frozen(cache_hash=True, weakref_slot=False)
 class Combatant:
     """One column of the sheet: a character's sheet data and its place in the countdown."""
 
@@ -428,7 +467,8 @@ def _mention(name: str, role: Role, hidden: bool, private: bool) -> Mention:
 
 def mention_of(c: Combatant, role: Role = Role.ACTOR) -> Mention:
     """`c` as a log entry names it, with its flags as they are now."""
-    return _mention(c.name, Role(role), c.hidden, c.private and not c.is_pc)
+    return _mention(c.name, role if role.__class__ is Role else Role(role), c.hidden,
+                    c.private and c.side != "pj")
 
 
 @lru_cache(maxsize=256)
@@ -454,7 +494,7 @@ _folded = lru_cache(maxsize=4096)(fold)
 About = str | tuple[str, Role] | Mention
 
 
-@frozen(cache_hash=True)
+@frozen(cache_hash=True, weakref_slot=False)
 class LogEntry:
     """One line of the fight's log: what happened, when, what kind of thing it was and
     whom it is about (`about`, with the flags each had at that moment).  `text` is
@@ -471,6 +511,10 @@ class LogEntry:
         when = f"T{self.turn}" + ("" if self.moment is None else f" M{self.moment}")
         return f"{when} · {self.text}"
 
+
+#: `LogEntry(…)` with every field given, as its converters would leave it (a tuple
+#: of mentions, a `LogKind`): one per log line, made without running `__init__`.
+_new_entry = maker_of(LogEntry)
 
 #: Entries per chunk of a `Log` (see there).
 LOG_CHUNK = 256
@@ -655,50 +699,163 @@ class Log(tuple):
         return self  # immutable, and so are its entries
 
 
-#: Rosters indexed by folded name, by the identity of the roster tuple (which it
-#: holds on to, so the identity can't be reused while the entry lives).
-_INDEXES: dict[int, tuple[tuple[Combatant, ...], dict[str, Combatant], dict[str, int]]] = {}
+class _Roster:
+    """What the states sharing one roster tuple (every state a command makes without
+    changing a combatant: a log line, the clock…) know about it: the index by folded
+    name, each name's position, and facts computed at most once (`roster_fact`).
+
+    A roster made from another by swapping a few combatants in (`Fight.replace`),
+    with the same names and the same riders, remembers it (`parent`) and what was
+    swapped (`changes`: (position, old, new) triples), so that a fact may be derived
+    from the parent's instead of computed again.  Only one generation is remembered
+    (a roster forgets its own parent once it has a child), so a chain of states
+    never holds on to the rosters before it."""
+
+    __slots__ = ("changes", "combatants", "facts", "index", "parent", "positions")
+
+    def __init__(self, combatants, index, positions) -> None:
+        self.combatants = combatants  # held on to: its identity can't be reused meanwhile
+        self.index = index
+        self.positions = positions
+        self.facts: dict = {}
+        self.parent: _Roster | None = None
+        self.changes: tuple[tuple[int, Combatant, Combatant], ...] = ()
+
+
+#: Rosters by the identity of the roster tuple (keyed by identity: hashing 200
+#: combatants would cost more than searching them).
+_ROSTERS: dict[int, _Roster] = {}
+
+#: What a `derive` function of `roster_fact` returns when it can't tell.
+UNDERIVED = object()
+
+
+def _keep(roster: _Roster) -> _Roster:
+    if len(_ROSTERS) >= 64:  # the oldest goes (one at a time: no burst of freeing)
+        try:
+            del _ROSTERS[next(iter(_ROSTERS))]
+        except (KeyError, RuntimeError, StopIteration):
+            pass  # another thread (the TUI's replay) changed the table meanwhile
+    _ROSTERS[id(roster.combatants)] = roster
+    return roster
+
+
+def _roster(combatants: tuple[Combatant, ...]) -> _Roster:
+    """The roster's index (made once: states are immutable and one command looks the
+    same roster up many times)."""
+    known = _ROSTERS.get(id(combatants))
+    if known is not None and known.combatants is combatants:
+        return known
+    keys = [c.key for c in combatants]
+    return _keep(_Roster(combatants, dict(zip(keys, combatants)),
+                         {key: position for position, key in enumerate(keys)}))
+
+
+def roster_fact(combatants: tuple[Combatant, ...], name, compute, derive=None):
+    """`compute(combatants)`, computed once per roster tuple and kept with its index.
+
+    For questions about the whole roster that several steps of one command ask of
+    states sharing it (who rides, is the turn over, where the count goes next):
+    `compute` must be a pure function of the roster, and `name` (any hashable)
+    unique to it.  `derive(value, combatants, changes, positions)`, if given, makes
+    the same value from the fact `value` of the roster this one was made from, the
+    swaps that made it (`_Roster.changes`: their names and riders are the same) and
+    the positions by folded name; or returns `UNDERIVED`, and it is computed."""
+    roster = _roster(combatants)
+    facts = roster.facts
+    try:
+        return facts[name]
+    except KeyError:
+        pass
+    value = UNDERIVED
+    parent = roster.parent
+    if derive is not None and parent is not None and name in parent.facts:
+        value = derive(parent.facts[name], combatants, roster.changes, roster.positions)
+    if value is UNDERIVED:
+        value = compute(combatants)
+        if parent is not None and name in _CARRIED:
+            parent.facts.setdefault(name, value)  # the same there: its next child takes it
+    facts[name] = value
+    return value
 
 
 def _index(combatants: tuple[Combatant, ...]) -> tuple[dict[str, Combatant], dict[str, int]]:
-    """The roster by folded name, and each name's position.  States are immutable and
-    one command looks the same roster up many times: it is indexed once, not searched
-    each time (keyed by identity: hashing 200 combatants would cost more than
-    searching them)."""
-    known = _INDEXES.get(id(combatants))
-    if known is not None and known[0] is combatants:
-        return known[1], known[2]
-    if len(_INDEXES) >= 64:
-        _INDEXES.clear()
-    keys = [c.key for c in combatants]
-    index = dict(zip(keys, combatants))
-    positions = {key: position for position, key in enumerate(keys)}
-    _INDEXES[id(combatants)] = (combatants, index, positions)
-    return index, positions
+    roster = _roster(combatants)
+    return roster.index, roster.positions
 
 
 def _by_key(combatants: tuple[Combatant, ...]) -> dict[str, Combatant]:
-    return _index(combatants)[0]
+    return _roster(combatants).index
 
 
 def _replaced(combatants: tuple[Combatant, ...], changed: tuple[Combatant, ...]) -> tuple[Combatant, ...]:
     """`combatants` with `changed` swapped in by name; the new roster's index is made
     from the old one (a command changes a few combatants of many)."""
-    index, positions = _index(combatants)
+    roster = _roster(combatants)
+    positions = roster.positions
+    index = roster.index
     items = list(combatants)
     updates = {}
+    renamed = remounted = False
     for c in changed:
         key = c.key
         position = positions.get(key)
         if position is not None:
+            was = index[key]
+            if was is c and key not in updates:
+                continue  # swapped for itself: no change
+            renamed = renamed or c.name != was.name
+            remounted = remounted or c.mount != was.mount
             items[position] = c
             updates[key] = c
     if not updates:
         return combatants
     result = tuple(items)
-    if len(_INDEXES) >= 64:
-        _INDEXES.clear()
-    _INDEXES[id(result)] = (result, {**index, **updates}, positions)
+    new = _keep(_Roster(result, {**index, **updates}, positions))
+    # What depends only on the names, or on who rides whom, carries over; the rest
+    # may be derived from the old roster's (`roster_fact`).
+    facts = roster.facts
+    for name in () if renamed else _BY_NAMES:
+        if name in facts:
+            new.facts[name] = facts[name]
+    if not remounted and "mounts" in facts:
+        new.facts["mounts"] = facts["mounts"]
+    if not (renamed or remounted):
+        swaps = {positions[key]: (index[key], c) for key, c in updates.items()}
+        base = roster
+        if roster.parent is not None and all(name in _CARRIED for name in facts):
+            # Nothing was asked of the old roster: derive from what it came from, with
+            # both commands' swaps (each position's oldest and newest combatants).
+            base = roster.parent
+            for position, old, mid in roster.changes:
+                now = swaps.get(position)
+                swaps[position] = (old, mid if now is None else now[1])
+        roster.parent = None  # the old roster forgets its own parent: no chains
+        if len(swaps) <= _MAX_SWAPS:
+            new.parent = base
+            new.changes = tuple((position, old, c) for position, (old, c) in swaps.items())
+    return result
+
+
+#: Roster facts that depend only on the combatants' names (`roster_fact`).
+_BY_NAMES = ("names", "finder")
+#: Facts a new roster may take from the one it was made from.
+_CARRIED = frozenset({*_BY_NAMES, "mounts"})
+#: More swaps than this since the last roster whose facts are known: computed afresh.
+_MAX_SWAPS = 32
+
+
+def renewed_roster(combatants: tuple[Combatant, ...], items: list[Combatant]) -> tuple[Combatant, ...]:
+    """`items` as a roster, where `items[i]` is a new version of `combatants[i]` with
+    the same name and the same mount (a new turn renews every combatant); its index
+    is made from the old one's."""
+    roster = _roster(combatants)
+    result = tuple(items)
+    if len(roster.index) == len(result) == len(combatants):  # else indexed when asked
+        new = _keep(_Roster(result, dict(zip(roster.index, result)), roster.positions))
+        for name in (*_BY_NAMES, "mounts"):  # a new turn changes no name and no rider
+            if name in roster.facts:
+                new.facts[name] = roster.facts[name]
     return result
 
 
@@ -718,7 +875,7 @@ class Window:
     before: tuple[Combatant, ...] = ()
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Fight:
     """A whole encounter: the roster, the countdown, the log and the RNG position."""
 
@@ -746,7 +903,11 @@ class Fight:
     window: Window | None = None
 
     def find(self, name: str) -> Combatant | None:
-        return _by_key(self.combatants).get(name.casefold())
+        combatants = self.combatants
+        known = _ROSTERS.get(id(combatants))  # `_roster`, inlined: asked very often
+        if known is None or known.combatants is not combatants:
+            known = _roster(combatants)
+        return known.index.get(name.casefold())
 
     def index(self, name: str) -> int:
         key = name.casefold()
@@ -759,7 +920,8 @@ class Fight:
         """The fight with these combatants (matched by name) swapped in."""
         if not changed:
             return self
-        return evolve(self, combatants=_replaced(self.combatants, changed))
+        combatants = _replaced(self.combatants, changed)
+        return self if combatants is self.combatants else evolve(self, combatants=combatants)
 
     def note(
         self,
@@ -778,30 +940,34 @@ class Fight:
         it names are mentioned too (`Role.NAMED`).  Each mention's flags are the
         combatant's now (a pure function of the state: a replay gives the same).
         """
-        entry = LogEntry(self.turn, self.moment, text, warning, kind,
-                         self.mentions(about, free))
+        entry = _new_entry(self.turn, self.moment, text, warning,
+                           kind if kind.__class__ is LogKind else LogKind(kind),
+                           self.mentions(about, free))
         log = self.log if type(self.log) is Log else Log(self.log)
         return evolve(self, log=log.appended(entry))
 
     def mentions(self, about: Iterable[About] = (), free: str | None = None) -> tuple[Mention, ...]:
         """The mentions of a new log entry (see `note`), one per combatant."""
         found: dict[str, Mention] = {}
+        rank = _ROLE_RANK
 
         def add(m: Mention) -> None:
-            key = m.name.casefold()
-            known = found.get(key)
-            if known is None or _ROLE_RANK[m.role] < _ROLE_RANK[known.role]:
-                found[key] = m
+            known = found.setdefault(m.name.casefold(), m)
+            if known is not m and rank[m.role] < rank[known.role]:
+                found[m.name.casefold()] = m
 
-        for item in about:
-            if isinstance(item, Mention):
-                add(item)
-                continue
-            name, role = (item, Role.ACTOR) if isinstance(item, str) else item
-            c = self.find(name)
-            add(_mention(name, Role(role), True, True) if c is None else mention_of(c, role))
+        index = _roster(self.combatants).index
+        for item in about:  # (`add` and `find` inlined: a new turn's entry may name 200)
+            if not isinstance(item, Mention):
+                name, role = (item, Role.ACTOR) if isinstance(item, str) else item
+                c = index.get(name.casefold())
+                item = _mention(name, Role(role), True, True) if c is None else mention_of(c, role)
+            key = item.name.casefold()
+            known = found.setdefault(key, item)
+            if known is not item and rank[item.role] < rank[known.role]:
+                found[key] = item
         if free:
-            pattern, by_fold = _name_finder(tuple(c.name for c in self.combatants))
+            pattern, by_fold = roster_fact(self.combatants, "finder", _finder)
             if pattern is not None:
                 for word in pattern.findall(_folded(free)):
                     add(mention_of(self.find(by_fold[word]), Role.NAMED))
@@ -818,7 +984,7 @@ class Fight:
     @property
     def mounts(self) -> frozenset[str]:
         """Keys of the combatants ridden by someone: they act at their rider's moment."""
-        return frozenset(c.mount.casefold() for c in self.combatants if c.mount)
+        return ridden(self.combatants)
 
     def rider_of(self, mount: Combatant) -> Combatant | None:
         for c in self.combatants:
@@ -829,7 +995,7 @@ class Fight:
     @property
     def in_play(self) -> tuple[Combatant, ...]:
         """Combatants that take part in the countdown (a start moment is known)."""
-        return tuple(c for c in self.combatants if c.start is not None)
+        return roster_fact(self.combatants, "in_play", _in_play)
 
     @property
     def turn_over(self) -> bool:
@@ -837,10 +1003,54 @@ class Fight:
             return False
         if self.quick:  # everyone has had their go (some may keep AC to react)
             return self.actor is None
-        mounts = self.mounts  # a mount never holds the turn open: its rider does
-        return all(
-            c.status in (Status.DONE, Status.OUT) or c.key in mounts for c in self.in_play
-        )
+        return roster_fact(self.combatants, "unfinished", _unfinished, _derive_unfinished) == 0
+
+
+def _names(combatants: tuple[Combatant, ...]) -> tuple[str, ...]:
+    return tuple(c.name for c in combatants)
+
+
+def _finder(combatants: tuple[Combatant, ...]):
+    return _name_finder(roster_fact(combatants, "names", _names))
+
+
+def ridden(combatants: tuple[Combatant, ...]) -> frozenset[str]:
+    """Keys of the combatants this roster's riders ride (`Fight.mounts`)."""
+    return roster_fact(combatants, "mounts", _mounts)
+
+
+def _mounts(combatants: tuple[Combatant, ...]) -> frozenset[str]:
+    return frozenset(c.mount.casefold() for c in combatants if c.mount)
+
+
+def _in_play(combatants: tuple[Combatant, ...]) -> tuple[Combatant, ...]:
+    return tuple(c for c in combatants if c.start is not None)
+
+
+def _holds_turn(c: Combatant, mounts: frozenset[str]) -> bool:
+    """Whether `c` keeps the turn open: in play, not done or out, not a mount (a mount
+    never holds the turn open: its rider does)."""
+    return (c.start is not None and c.status is not Status.DONE and c.status is not Status.OUT
+            and not (mounts and c.key in mounts))
+
+
+def _unfinished(combatants: tuple[Combatant, ...]) -> int:
+    """How many keep the turn open (`_holds_turn`): the turn is over at none."""
+    mounts = ridden(combatants)
+    done, out = Status.DONE, Status.OUT
+    count = 0
+    for c in combatants:  # `_holds_turn`, inlined
+        if (c.start is not None and c.status is not done and c.status is not out
+                and not (mounts and c.key in mounts)):
+            count += 1
+    return count
+
+
+def _derive_unfinished(count: int, combatants, changes, positions) -> int:
+    mounts = ridden(combatants)
+    for _, old, new in changes:
+        count += _holds_turn(new, mounts) - _holds_turn(old, mounts)
+    return count
 
 
 for _cls in (Combatant, Fight):

@@ -27,6 +27,7 @@ from .countdown import (
     require_started,
 )
 from .errors import Refusal
+from .limits import vouch
 from .model import (
     copier_of,
     evolve,
@@ -39,6 +40,7 @@ from .model import (
     Role,
     Status,
     mention_of,
+    renewed_roster,
 )
 from .mounts import refuse_mount, rider_present
 from .queries import is_incapacitated, is_out, queue
@@ -71,8 +73,28 @@ _TURN_RESET = {
 
 #: `_renewed(c, marker, ac, status, conditions, expires)`: `c` at the start of a turn
 #: (`_TURN_RESET`), the same as `evolve(c, …)` but made once for these fields, so that
-#: a turn of 200 combatants stays cheap (benchmarks/engine.py).
+#: a turn of 200 combatants stays cheap (benchmarks/engine.py).  Every value it sets
+#: is within the bounds a save may hold whatever `c` holds (the start moment is a
+#: marker, the turn's AC at most its AC per turn, the conditions and durations are
+#: some of `c`'s, the rest constants or `c`'s own): so `limits.check_state` need not
+#: look at a renewed combatant again (`vouch`).  A field added here must keep that.
 _renewed = copier_of(Combatant, ("marker", "ac", "status", "conditions", "expires"), _TURN_RESET)
+
+
+def _unchanged_by_renewal():
+    """`unchanged(c, marker, ac, status, conditions, expires)`: whether `_renewed` with
+    these arguments would give a combatant equal to `c` (one who has done nothing
+    since the last turn began): then `c` itself is kept, shared with the old state."""
+    first = ("status", "ac", "marker")  # what a combatant who acted has changed
+    order = [*first, *(name for name in _TURN_RESET if name not in first)]
+    tests = " and ".join(f"old.{name} == ({_TURN_RESET[name]})" for name in order)
+    scope: dict[str, object] = {}
+    source = f"def unchanged(old, marker, ac, status, conditions, expires):\n    return {tests}"
+    exec(compile(source, "<generated unchanged (turn.py)>", "exec"), scope)  # noqa: S102
+    return scope["unchanged"]
+
+
+_unchanged = _unchanged_by_renewal()
 
 
 def _turn_status(c: Combatant) -> Status:
@@ -82,6 +104,18 @@ def _turn_status(c: Combatant) -> Status:
     return Status.OUT if is_out(c) else (Status.DONE if is_incapacitated(c) else Status.READY)
 
 
+def _renew(c: Combatant, marker: int, ac: int, status: Status, conditions: tuple[str, ...],
+           expires: tuple, copies: list[Combatant], sources: list[Combatant]) -> Combatant:
+    """`_renewed(c, …)`, or `c` itself when that would change nothing; a copy made is
+    added to `copies`, and `c` to `sources` (to `vouch` for: see `_renewed`)."""
+    if c.status is status and _unchanged(c, marker, ac, status, conditions, expires):
+        return c
+    new = _renewed(c, marker, ac, status, conditions, expires)
+    copies.append(new)
+    sources.append(c)
+    return new
+
+
 def start_turn(fight: Fight, turn: int) -> Fight:
     """Turn `turn` starts (RULES.md §3 "Turn start", §5): everyone in play back at its
     start moment with the turn's AC, surprise gone from turn 2, Liderazgo's pool gone;
@@ -89,28 +123,47 @@ def start_turn(fight: Fight, turn: int) -> Fight:
     then settles by itself (`rules.apply`)."""
     fresh = []
     running = []  # combatants that may have a duration still running
-    for c in fight.combatants:
+    copies: list[Combatant] = []
+    sources: list[Combatant] = []
+    roster = fight.combatants
+    ready = Status.READY
+    for c in roster:
         if c.leadership > 0:
             fight = fight.note(
                 f"Caduca el Liderazgo de {c.name}: {c.leadership} bono(s) sin repartir al acabar el turno",
                 kind=LogKind.RULE, about=[c.name],
             )
+        start = c.start
+        if start is not None and not (c.conditions or c.expires or c.notes
+                                      or c.wounds.marked or c.fatigue.marked):
+            # The usual case (`_renew` inlined): nothing running or marked, so ready
+            # with the whole AC.
+            ac = c.ac_per_turn
+            if c.status is ready and _unchanged(c, start, ac, ready, c.conditions, c.expires):
+                fresh.append(c)
+            else:
+                new = _renewed(c, start, ac, ready, c.conditions, c.expires)
+                fresh.append(new)
+                copies.append(new)
+                sources.append(c)
+            continue
         conditions, expires = c.conditions, c.expires
         if turn >= 2 and SURPRISED in conditions:
             conditions = tuple(x for x in conditions if x != SURPRISED)
             expires = tuple(e for e in expires if e.condition != SURPRISED)
         if expires or c.notes:
             running.append(c)
-        if c.start is None:
+        if start is None:
             fresh.append(c if conditions is c.conditions else evolve(c, conditions=conditions, expires=expires))
             continue
         if conditions is not c.conditions:
             c = evolve(c, conditions=conditions, expires=expires)
         status = _turn_status(c)
-        fresh.append(_renewed(c, c.start, c.budget(turn) if status is Status.READY else 0, status,
-                              conditions, expires))
+        fresh.append(_renew(c, start, c.budget(turn) if status is Status.READY else 0, status,
+                            conditions, expires, copies, sources))
+    vouch(copies, sources)
     previous = fight.moment
-    fight = evolve(fight, combatants=tuple(fresh), turn=turn, moment=None, actor=None)
+    fight = evolve(fight, combatants=renewed_roster(roster, fresh), turn=turn, moment=None, actor=None)
     fight = fight.note(f"— Turno {turn} —", kind=LogKind.TURN)
     if running:
         fight = note_running(fight, [fight.find(c.name) for c in running])
@@ -252,20 +305,34 @@ def _next(fight: Fight, command: cmd.Next) -> Fight:
     for c in queue(fight):
         if c.carried is not None and c.status is Status.READY:
             fight = complete_carried(fight, fight.find(c.name))
-    stayed = [
-        evolve(c, status=Status.HOLDING, acting=False)
-        for c in queue(fight)
-    ]
+    line = queue(fight)
+    target = _next_without(fight, line) if line else next_moment(fight)
+    if target is None:
+        target = fight.moment - 1
+    # Those who stay start holding, and holders follow the count: each is copied
+    # once, already where the count goes (`enter_moment` leaves them there).
+    stayed = [evolve(c, status=Status.HOLDING, acting=False, marker=target) for c in line]
     fight = fight.replace(*stayed)
     if stayed:
         fight = fight.note(
             "Avanza la cuenta: " + ", ".join(c.name for c in stayed) + " pasan a retrasar",
             kind=LogKind.TURN, about=[c.name for c in stayed],
         )
-    target = next_moment(fight)
-    if target is None:
-        target = fight.moment - 1
     return enter_moment(fight, target)
+
+
+def _next_without(fight: Fight, line: tuple[Combatant, ...]) -> int | None:
+    """`next_moment` once those in `line` hold (a holder fixes no moment): the highest
+    marker of the others who fix one."""
+    staying = {id(c) for c in line}
+    mounts = fight.mounts
+    fixing = (Status.READY, Status.ACTED)
+    markers = [
+        c.marker for c in fight.combatants
+        if id(c) not in staying and c.status in fixing and c.marker is not None
+        and not (mounts and c.key in mounts)
+    ]
+    return max(markers) if markers else None
 
 
 def _end_go(fight: Fight) -> Fight:
