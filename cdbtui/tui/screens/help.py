@@ -7,7 +7,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown
+from rich.markdown import Markdown
+from textual.widgets import Static
 
 from ...keys import ADD_SYNTAX, help_lines
 from ...view import DECISIONS, LEGEND
@@ -51,7 +52,9 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help", classes="dialog"):
-            yield Markdown(help_markdown())
+            # Rich's Markdown in one Static: Textual's Markdown widget makes a widget
+            # per block, and took seconds to open this page.
+            yield Static(Markdown(help_markdown()), id="help-text")
         yield KeyBar()
 
     def on_mount(self) -> None:
