@@ -121,10 +121,16 @@ class FightScreen(Screen):
 
     # ------------------------------------------------------------ state in
 
+    #: The header's text as last shown: a repaint only when it changes (a dirty line
+    #: at the top of the screen makes Textual's compositor redraw everything down to
+    #: the lowest dirty line).
+    _header: str | None = None
+
     def show(self, fight: Fight | None, selected: str | None) -> None:
-        self.query_one("#fight-header", Static).update(
-            plain(status_line(fight) if fight is not None else "Sin combate abierto"), layout=False
-        )
+        header = status_line(fight) if fight is not None else "Sin combate abierto"
+        if header != self._header:
+            self._header = header
+            self.query_one("#fight-header", Static).update(plain(header), layout=False)
         self.query_one(SheetView).show(fight, selected)
         self.query_one(SidePanel).show(fight, selected)
         self.query_one(FightLog).show(fight.log if fight is not None else ())

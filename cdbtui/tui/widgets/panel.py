@@ -68,15 +68,19 @@ class SidePanel(Static):
 
     _rows: tuple[PanelRow, ...] | None = None
     _width: int = WIDTH
+    _title: str | None = None
 
     def show(self, fight: Fight | None, name: str | None) -> None:
         combatant = fight.find(name) if fight is not None and name else None
         if combatant is None:
             self.border_title = "Sin selección"
-            self._rows = None
+            self._rows = self._title = None
             self.update("Nadie seleccionado.\n\n«a» añade un combatiente.", layout=False)
             return
-        self.border_title = Content(panel_title(combatant))
+        title = panel_title(combatant)
+        if title != getattr(self, "_title", None):  # the border is repainted whole
+            self._title = title
+            self.border_title = Content(title)
         rows = panel_rows(combatant, fight)
         width = self.content_size.width or WIDTH
         if rows != self._rows or width != self._width:  # no repaint when unchanged
