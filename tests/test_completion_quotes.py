@@ -227,3 +227,15 @@ def test_completing_any_prefix_of_a_name_then_parsing_gives_that_name(names, whi
         assert _named(fight, result.value, skip) == name
     elif result.value is not None:  # several: the line only grows by what they share
         assert all(done.startswith(result.value) for done in lines)
+
+
+def test_a_leaders_bonus_never_offers_the_leader_as_its_own_companion():
+    from cdbtui.engine.completion import completions
+    from cdbtui.engine.session import Session
+
+    session = Session.new("x", "cdb", 1)
+    for line in ("alta Mike ac=5 bando=pj", "alta Sven ac=5 bando=pj", "alta Orco ac=4"):
+        session.execute(line)
+    offered = completions(session.fight, "bono mike a ")
+    assert offered[0] == "bono mike a Sven"  # his side first
+    assert not any(line.endswith("Mike") for line in offered)

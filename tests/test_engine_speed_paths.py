@@ -216,3 +216,25 @@ def test_a_new_turn_keeps_a_combatant_who_did_nothing_and_renews_the_others():
     with plain_engine():
         plain = Session(session.base, list(session.lines)).fight
     assert plain == after
+
+
+def test_what_was_vouched_for_goes_with_a_refused_check():
+    """A vouch is for the next check only, refused or not: nothing is left over for
+    an unrelated later check (review of the fast paths)."""
+    import attrs as _attrs
+    import pytest as _pytest
+
+    from cdbtui.engine import limits
+    from cdbtui.engine.errors import Refusal as _Refusal
+    from cdbtui.engine.session import Session as _Session
+
+    session = _Session.new("X", "cdb", 1)
+    for line in ("alta Ana ac=5", "momento Ana 3", "empezar"):
+        session.execute(line)
+    before = session.fight
+    copy = _attrs.evolve(before.combatants[0], ac=4)
+    limits.vouch([copy], [before.combatants[0]])
+    after = _attrs.evolve(before, turn=100000, combatants=(copy,))
+    with _pytest.raises(_Refusal):
+        limits.check_state(after, before)
+    assert not limits._VOUCHED and not limits._SOURCES

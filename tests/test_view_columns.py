@@ -173,6 +173,11 @@ def test_the_strip_and_the_order_the_arrows_walk():
     empty = play("alta Zoe ac=5", "alta Ana ac=5").fight
     assert build_sheet(empty, width=AREA_120).unplaced == ("Zoe", "Ana")
     assert selection_order(empty) == ("Zoe", "Ana")
+    # The DJ's strip marks a hidden one as the column headers do; players never see it.
+    hidden = table(4, "alta Ana ac=5", "alta Sombra ac=5 oculto")
+    assert build_sheet(hidden, width=AREA_120).waiting_for_start == ("Ana", "◌Sombra")
+    assert build_sheet(hidden, width=AREA_120).unplaced == ("Ana", "Sombra")
+    assert build_sheet(hidden, for_players=True, width=AREA_120).unplaced == ("Ana",)
 
 
 def test_on_deck_for_the_tv_never_names_a_hidden_combatant():

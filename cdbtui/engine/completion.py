@@ -244,6 +244,8 @@ def _state(fight: Fight, done: list[Token]) -> _State:
             if j == n:
                 return _State(("to", "other"), c)
             if fold(done[j].value) in TARGET_WORDS:
+                if j + 1 == n:  # the companion being typed: never the leader itself
+                    return _State(("other",), c)
                 return _names_then(fight, done, j + 1, lambda d, k: _NOTHING)
             return _names_then(fight, done, j, lambda d, k: _NOTHING)
         return _names_then(fight, done, 1, companion)

@@ -287,6 +287,17 @@ _FIGHT_INTS = ("seed", "rolls", "turn", "moment", "clock")
 
 
 def check_state(after: object, before: object | None = None) -> None:
+    """`Refusal` if `after` (a `Fight`) holds a value a save could not load (see
+    `_check_state`); what was vouched for is for this check only, refused or not."""
+    try:
+        _check_state(after, before)
+    finally:
+        if _VOUCHED:
+            _VOUCHED.clear()
+            _SOURCES.clear()
+
+
+def _check_state(after: object, before: object | None) -> None:
     """`Refusal` if `after` (a `Fight`) holds a value a save could not load.
 
     Only what changed since `before` is looked at: combatants are immutable, so the
@@ -331,9 +342,6 @@ def check_state(after: object, before: object | None = None) -> None:
             # it (the same objects) were checked when they were made.
             _check_value(combatant, combatant.name if combatant.name.isprintable()
                          else shown(combatant.name), was)
-    if _VOUCHED:  # what was vouched for is for this check only
-        _VOUCHED.clear()
-        _SOURCES.clear()
     before_log = len(getattr(before, "log", ()))
     log = getattr(after, "log")
     for entry in log[before_log:] if len(log) >= before_log else log:

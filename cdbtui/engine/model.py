@@ -57,6 +57,9 @@ def _builder(cls: type) -> type:
     builder = _BUILDERS.get(cls)
     if builder is None:
         assert cls.__bases__ == (object,) and "__weakref__" not in cls.__slots__, cls
+        # Every slot is filled in by `_generated_copy`: the fields and attrs' hash cache.
+        extra = set(cls.__slots__) - {f.name for f in attrs.fields(cls)}
+        assert extra <= {"_attrs_cached_hash"}, (cls, extra)
         builder = type(f"_{cls.__name__}Builder", (object,), {"__slots__": cls.__slots__})
         _BUILDERS[cls] = builder
     return builder

@@ -25,7 +25,7 @@ from textual.screen import Screen
 
 from ..engine import commands as cmd
 from ..engine.errors import Refusal
-from ..engine.model import Fight
+from ..engine.model import Fight, Status
 from ..engine.parser import parse
 from ..engine.rules import queue
 from ..engine.session import DO, REDO, UNDO, HistoryMismatch, Session
@@ -224,16 +224,33 @@ class CdbApp(App[int]):
             return False
         if self.save_file is not None:
             self.session = self.save_file.session
-        keep = None
-        if outcome.kind == DO and self.selected:
-            keep = after_command(before, outcome.fight, self.selected, _actor(line, before))
-        self._show(outcome.fight, follow=True, keep=keep)
+        self._show(outcome.fight, follow=True, keep=self._kept(line, outcome, before))
         self.timings.append(time.perf_counter() - began)
         if outcome.kind in (UNDO, REDO):  # say what: "Deshecho: Mike disparar-armas-largas"
             tell(self, outcome.message)
         if outcome.fight.turn_over and not before.turn_over and outcome.kind == DO:
             self._propose_new_turn(outcome.fight)
         return True
+
+    def _kept(self, line: str, outcome, before: Fight) -> str | None:
+        """Who stays selected after `line` (None: the head of the queue).  The selection
+        obeys the DJ: it stays through undo and redo and through commands about
+        someone (damage, conditions, notes…) unless they left it out or done; after
+        the selected combatant's own deed it stays while it may still act
+        (`after_command`); only the count moving on (`siguiente`, `turno`,
+        `empezar`) sends it to the new head."""
+        if not self.selected:
+            return None
+        if outcome.kind in (UNDO, REDO):
+            return self.selected
+        actor = _actor(line, before)
+        if actor is not None:
+            return after_command(before, outcome.fight, self.selected, actor)
+        if _moves_count(line, before):
+            return None
+        # Put out of the fight or done by it (damage, a condition): no use staying.
+        now = outcome.fight.find(self.selected)
+        return self.selected if now is not None and now.status not in _FINISHED else None
 
     def _show(self, fight: Fight, *, follow: bool, keep: str | None = None) -> None:
         """Push `fight` down; `follow`: select `keep`, or else the head of the queue
@@ -375,6 +392,19 @@ class CdbApp(App[int]):
 
 #: The commands a combatant does itself (damage, a condition, a note are done to it).
 _DEEDS = (cmd.Perform, cmd.Hold, cmd.Act, cmd.Wait, cmd.Done)
+
+
+#: Commands that move the count on: the selection goes to the new head of the queue.
+_COUNT = (cmd.Next, cmd.NewTurn, cmd.Begin)
+#: A selected combatant in these states after a command about it has nothing left to do.
+_FINISHED = (Status.OUT, Status.DONE)
+
+
+def _moves_count(line: str, fight: Fight) -> bool:
+    try:
+        return isinstance(parse(line, fight), _COUNT)
+    except Refusal:
+        return False
 
 
 def _actor(line: str, fight: Fight) -> str | None:

@@ -277,7 +277,9 @@ def build_sheet(fight: Fight, *, for_players: bool = False, width: int | None = 
     combatants = on_sheet(fight, for_players)
     ordered = column_order(fight, combatants)
     unplaced = tuple(c for c in combatants if c.start is None)
-    waiting = tuple(literal(c.name) for c in unplaced)
+    # The DJ's strip marks who is hidden, as the column headers do (◌).
+    waiting = tuple((HIDDEN_MARK if c.hidden and not for_players else "") + literal(c.name)
+                    for c in unplaced)
     names = tuple(c.name for c in unplaced)
     if not ordered:
         return Sheet((), fight.moment, (), waiting, names)

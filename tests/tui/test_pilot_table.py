@@ -92,10 +92,13 @@ async def test_arrows_tab_and_the_finder_reach_everyone_of_twelve(make_app):
         await keys(pilot, "slash", "s", "o", "x")
         assert app.selected == "Soldado 1" and "nadie más" in screen_text(app)
         await keys(pilot, "escape")
-        # h and l are letters while finding, not the selection's keys.
+        # h and l are letters while finding, not the selection's keys; → closes the
+        # finder and moves on from what it found (the sheet never scrolls instead).
         await keys(pilot, "slash", "l", "a")
         assert app.selected == "La Viuda Negra" and "Buscar: la" in screen_text(app)
-        await keys(pilot, "escape")
+        await keys(pilot, "right")
+        assert app.selected == order[(order.index("La Viuda Negra") + 1) % 12]
+        assert "Buscar:" not in screen_text(app)
 
 
 async def test_the_selection_stays_on_who_acted_while_it_may_still(make_app):
@@ -112,6 +115,17 @@ async def test_the_selection_stays_on_who_acted_while_it_may_still(make_app):
         await keys(pilot, "1")  # a second AC: refused for her, never Mike's
         assert app.fight.find("Mike") == mike_before
         assert any("La Viuda Negra" in n for n in notes(app))
+        # Undo, redo and a command about someone keep the selection: the next key
+        # is still hers, never the head's.
+        await keys(pilot, "u")
+        assert app.selected == "La Viuda Negra" and app.fight.find("La Viuda Negra").ac == 6
+        await keys(pilot, "ctrl+y")
+        assert app.selected == "La Viuda Negra" and app.fight.find("La Viuda Negra").ac == 5
+        await keys(pilot, "colon")
+        await pilot.press(*"dano soldado 1 2")
+        await keys(pilot, "enter")
+        assert app.fight.find("Soldado 1").wounds.marked == 2
+        assert app.selected == "La Viuda Negra"
         app.select("Mike")
         await keys(pilot, "1")  # the head finished at 7: the queue's next
         assert app.selected == "Capitán Ñúñez"
@@ -142,6 +156,8 @@ async def test_t_asks_while_anyone_has_ac_and_undo_says_what(make_app):
         expected = "Quedan AC: " + ", ".join(f"{n} {ac}" for n, ac in left) + "."
         assert app.screen.statement == expected
         assert "¿Cerrar el turno?" in screen_text(app)
+        await keys(pilot, "s", "y")  # letters meant for the sheet never answer «sí»
+        assert isinstance(app.screen, Confirm) and app.fight.turn == 1
         await keys(pilot, "n")
         assert app.fight.turn == 1
         await keys(pilot, "ctrl+p")  # the palette's «Turno nuevo» asks the same

@@ -19,7 +19,10 @@ class Confirm(ModalScreen[bool]):
     """
 
     BINDINGS = [
-        Binding("enter,y,s", "answer(True)", "sí", key_display="⏎"),
+        # Only Enter says yes: some questions pop up by themselves («¿Empezar el
+        # turno 2?» once everyone is done), and a letter meant for the sheet (`s`,
+        # estado) must not answer them.
+        Binding("enter", "answer(True)", "sí", key_display="⏎"),
         Binding("escape,n", "answer(False)", "no", key_display="esc"),
     ]
 

@@ -245,6 +245,10 @@ class FightScreen(Screen):
         if event.key == "enter":
             self._end_finder()
             return True
+        if event.key in ("left", "right"):  # (its binding stood aside: `action_move`)
+            self._end_finder()
+            self.app.move_selection(-1 if event.key == "left" else 1)
+            return True
         if event.key == "backspace":
             self._query = query[:-1]
             self._jump(matches(self._query, self._names()))
@@ -352,7 +356,8 @@ class FightScreen(Screen):
 
     def action_move(self, step: int) -> None:
         """←/→, h/l (priority keys: the sheet's own scrolling never takes them); while
-        finding, h and l are letters of the name (`on_key` gets them)."""
+        finding, the keys go to `on_key`: h and l are letters of the name, ← and →
+        close the finder and move."""
         if self._query is not None:
             raise SkipAction()
         self.app.move_selection(step)
