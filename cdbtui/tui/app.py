@@ -233,16 +233,26 @@ class CdbApp(App[int]):
         return True
 
     def _kept(self, line: str, outcome, before: Fight) -> str | None:
-        """Who stays selected after `line` (None: the head of the queue).  The selection
-        obeys the DJ: it stays through undo and redo and through commands about
-        someone (damage, conditions, notes…) unless they left it out or done; after
-        the selected combatant's own deed it stays while it may still act
-        (`after_command`); only the count moving on (`siguiente`, `turno`,
-        `empezar`) sends it to the new head."""
+        """Who is selected after `line` (None: the head of the queue).  The selection
+        obeys the DJ: it stays through commands about someone (damage, conditions,
+        notes…) unless they left it out or done; after the selected combatant's own
+        deed it stays while it may still act (`after_command`); only the count
+        moving on (`siguiente`, `turno`, `empezar`) sends it to the new head.  An
+        undo goes back to whoever did the undone deed (the same as before it); other
+        undone and redone lines count as typed again."""
+        if outcome.kind == UNDO:  # back on whom the undone line was about
+            undone = self.session.redo_lines[-1] if self.session.redo_lines else ""
+            actor = _actor(undone, outcome.fight)
+            if actor is not None:
+                return actor
+            line, before = undone, outcome.fight
+        elif outcome.kind == REDO:  # as if the redone line were typed again
+            line = self.session.lines[-1] if self.session.lines else ""
+            actor = _actor(line, before)
+            if actor is not None:
+                return after_command(before, outcome.fight, actor, actor)
         if not self.selected:
             return None
-        if outcome.kind in (UNDO, REDO):
-            return self.selected
         actor = _actor(line, before)
         if actor is not None:
             return after_command(before, outcome.fight, self.selected, actor)
