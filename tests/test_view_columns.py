@@ -210,3 +210,17 @@ def test_the_short_legend_fits_the_side_column_a_line_each_and_names_the_sheets_
         # The side column is 30 wide: 26 for the text once padded (a line each).
         assert len(f"{mark:<4} {meaning}") <= 26, mark
         assert mark in marks or any(m.startswith(mark.rstrip(".")) for m in marks), mark
+
+
+@given(st.text(alphabet=st.sampled_from("aZ ñ🐉漢é1"), max_size=20), st.integers(2, 30))
+def test_a_fitted_cell_takes_exactly_its_width_in_terminal_cells(text, width):
+    """Two-cell characters (emoji, CJK) count as two: a column after a name with them
+    stays in line with its header."""
+    from rich.cells import cell_len  # the terminal's count, as Rich paints it
+
+    from cdbtui.view.sheet import fit
+
+    fitted = fit(text, width)
+    assert cell_len(fitted) == width
+    if cell_len(text) <= width:
+        assert fitted.rstrip() == text.rstrip()

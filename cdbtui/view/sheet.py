@@ -17,6 +17,7 @@ Those without a start moment are listed apart (`Sheet.waiting_for_start`, the
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from enum import StrEnum
 from functools import lru_cache
@@ -490,10 +491,42 @@ def worst_category(c: Combatant) -> str:
 
 
 def fit(text: str, width: int) -> str:
-    """`text` cut with an ellipsis or padded to exactly `width` characters."""
-    if len(text) > width:
-        return text[: width - 1] + "…"
-    return text.ljust(width)
+    """`text` cut with an ellipsis or padded to exactly `width` cells of a terminal
+    (an emoji or a CJK character takes two: counting characters would push every
+    column after it out of line)."""
+    if text.isascii():
+        if len(text) > width:
+            return text[: width - 1] + "…"
+        return text.ljust(width)
+    if cells(text) > width:
+        return _cut(text, width - 1) + "…"
+    return _cut(text, width)
+
+
+def _cell_width(char: str) -> int:
+    """Terminal cells of one character: 2 for wide ones (East Asian wide or full
+    width, most emoji), 0 for combining marks, 1 for the rest."""
+    if unicodedata.combining(char):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in "WF" else 1
+
+
+def cells(text: str) -> int:
+    """How many terminal cells `text` takes."""
+    return len(text) if text.isascii() else sum(map(_cell_width, text))
+
+
+def _cut(text: str, width: int) -> str:
+    """`text` cut or padded with spaces to exactly `width` cells (a wide character
+    that would straddle the end becomes a space)."""
+    out, used = [], 0
+    for char in text:
+        size = _cell_width(char)
+        if used + size > width:
+            break
+        out.append(char)
+        used += size
+    return "".join(out) + " " * (width - used)
 
 
 def countdown_parts(fight: Fight, *, for_players: bool = False, whole_queue: bool = True,
