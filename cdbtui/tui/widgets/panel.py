@@ -1,30 +1,22 @@
 """The side panel: everything about the selected combatant, from `view.panel_rows`.
 
 The values are user text (names, conditions, wait triggers…), already literal
-(`view`); they are assembled as `Content`, never parsed as markup.
+(`view`); they are painted as plain segments (`panel_lines`), never parsed as
+markup.  The title (a border title) is a `Content`, also never markup.
 """
 
 from __future__ import annotations
 
 import textwrap
 
+from rich.segment import Segment
 from textual.content import Content
 from textual.markup import escape
-from textual.widgets import Static
+from textual.strip import Strip
+from textual.widget import Widget
 
 from ...engine.model import Fight
 from ...view import LEGEND_SHORT, PanelRow, RowRole, panel_rows, panel_title
-
-#: The style of a value by the role `view.panel_rows` gives its line.
-ROLE_MARKUP = {
-    RowRole.NORMAL: "",
-    RowRole.AC: "bold",
-    RowRole.DIM: "$text-muted",
-    RowRole.WARNING: "$warning",
-    RowRole.GOOD: "$success",
-    RowRole.CARRIED: "$warning italic",
-}
-
 
 #: The label's column ("Este turno" and a space); values wrap under themselves.
 LABEL = 11
@@ -43,51 +35,103 @@ def wrap_value(value: str, room: int) -> list[str]:
     return [line.replace(glue, " ") for line in lines]
 
 
-def panel_content(rows: tuple[PanelRow, ...], width: int = WIDTH) -> Content:
+#: The component class of a value's style, by its role (`SidePanel.DEFAULT_CSS`).
+ROLE_CLASS = {
+    RowRole.NORMAL: None,
+    RowRole.AC: "panel--ac",
+    RowRole.DIM: "panel--dim",
+    RowRole.WARNING: "panel--warning",
+    RowRole.GOOD: "panel--good",
+    RowRole.CARRIED: "panel--carried",
+}
+#: What the panel says with nobody selected.
+NOBODY = ("Nadie seleccionado.", "", "«a» añade un combatiente.")
+
+#: A painted line: its parts, each a text and the component class of its style.
+Line = tuple[tuple[str, str | None], ...]
+
+
+def panel_lines(rows: tuple[PanelRow, ...], width: int = WIDTH) -> tuple[Line, ...]:
     """The panel's lines: a muted label and the value in its role's style, a long
     value wrapped under itself (the label column stays clear)."""
-    parts: list[str | tuple[str, str]] = []
-    for index, row in enumerate(rows):
-        if index:
-            parts.append("\n")
-        lines = wrap_value(row.value, width - LABEL)
-        parts += [(f"{row.label:<{LABEL - 1}}", "$text-muted"), " ", (lines[0], ROLE_MARKUP[row.role])]
-        for line in lines[1:]:
-            parts += ["\n", " " * LABEL, (line, ROLE_MARKUP[row.role])]
-    return Content.assemble(*parts)
+    lines: list[Line] = []
+    for row in rows:
+        values = wrap_value(row.value, width - LABEL)
+        style = ROLE_CLASS[row.role]
+        lines.append(((f"{row.label:<{LABEL - 1}} ", "panel--label"), (values[0], style)))
+        lines.extend(((" " * LABEL, None), (value, style)) for value in values[1:])
+    return tuple(lines)
 
 
-def _lines(rows: tuple[PanelRow, ...], width: int) -> int:
-    """How many lines `rows` take at `width` (a long note wraps): the panel's height
-    follows its content (screens.tcss), so a change of it needs a layout."""
-    return sum(len(wrap_value(row.value, width - LABEL)) for row in rows)
+class SidePanel(Widget):
+    """Attributes down: `show(fight, name)` repaints it; it never changes the fight.
 
+    A Line-API widget painting `panel_lines` (a `Static` re-rendered its whole
+    content on every change of the selection: the dearest part of an arrow key)."""
 
-class SidePanel(Static):
-    """Attributes down: `show(fight, name)` repaints it; it never changes the fight."""
+    COMPONENT_CLASSES = {"panel--label", *(c for c in ROLE_CLASS.values() if c)}
+    DEFAULT_CSS = """
+    SidePanel {
+        height: auto;
+        & > .panel--label { color: $text-muted; }
+        & > .panel--ac { text-style: bold; }
+        & > .panel--dim { color: $text-muted; }
+        & > .panel--warning { color: $warning; }
+        & > .panel--good { color: $success; }
+        & > .panel--carried { color: $warning; text-style: italic; }
+    }
+    """
 
     _rows: tuple[PanelRow, ...] | None = None
     _width: int = WIDTH
     _title: str | None = None
+    _lines: tuple[Line, ...] = tuple(((text, None),) for text in NOBODY)
+    _styles: dict | None = None
 
     def show(self, fight: Fight | None, name: str | None) -> None:
         combatant = fight.find(name) if fight is not None and name else None
         if combatant is None:
-            self.border_title = "Sin selección"
-            self._rows = self._title = None
-            self.update("Nadie seleccionado.\n\n«a» añade un combatiente.", layout=False)
+            if self._rows is not None or self._title is None:
+                self.border_title = "Sin selección"
+                self._rows, self._title = None, ""
+                self._paint(tuple(((text, None),) for text in NOBODY))
             return
         title = panel_title(combatant)
-        if title != getattr(self, "_title", None):  # the border is repainted whole
+        if title != self._title:  # the border is repainted whole
             self._title = title
             self.border_title = Content(title)
         rows = panel_rows(combatant, fight)
-        width = self.content_size.width or WIDTH
+        width = self.size.width or WIDTH
         if rows != self._rows or width != self._width:  # no repaint when unchanged
-            # A layout only when its height changes (it follows its lines).
-            grows = self._rows is None or _lines(rows, width) != _lines(self._rows, width)
             self._rows, self._width = rows, width
-            self.update(panel_content(rows, width), layout=grows)
+            self._paint(panel_lines(rows, width))
+
+    def _paint(self, lines: tuple[Line, ...]) -> None:
+        # A layout only when its height changes (it follows its lines).
+        grows = len(lines) != len(self._lines)
+        self._lines, self._styles = lines, None
+        self.refresh(layout=grows)
+
+    def on_resize(self) -> None:
+        if self._rows is not None and self.size.width != self._width:
+            self._width = self.size.width
+            self._paint(panel_lines(self._rows, self._width))
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return len(self._lines)
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        base = self.rich_style
+        if not 0 <= y < len(self._lines):
+            return Strip.blank(width, base)
+        styles = self._styles
+        if styles is None:  # once per paint: the theme may have changed
+            styles = self._styles = {None: base} | {
+                name: base + self.get_component_rich_style(name, partial=True)
+                for name in self.COMPONENT_CLASSES}
+        segments = [Segment(text, styles[style]) for text, style in self._lines[y] if text]
+        return Strip(segments).crop_extend(0, width, base)
 
 
 def legend_markup() -> str:
