@@ -239,3 +239,16 @@ def test_a_leaders_bonus_never_offers_the_leader_as_its_own_companion():
     offered = completions(session.fight, "bono mike a ")
     assert offered[0] == "bono mike a Sven"  # his side first
     assert not any(line.endswith("Mike") for line in offered)
+
+
+def test_a_name_that_begins_a_longer_one_lets_the_longer_one_complete():
+    """With Orco and Orco número 23/28 in the fight, «orco numero 2» is on its way to
+    the longer names (nothing follows «Orco» as «numero»)."""
+    from cdbtui.engine.completion import completions
+    from cdbtui.engine.session import Session
+
+    session = Session.new("x", "cdb", 1)
+    for line in ("alta Orco ac=5", 'alta "Orco número 23" ac=4', 'alta "Orco número 28" ac=4'):
+        session.execute(line)
+    assert completions(session.fight, "orco numero 2") == ('"Orco número 23"', '"Orco número 28"')
+    assert completions(session.fight, "orco esq") == ("orco esquivar",)  # Orco himself still

@@ -176,7 +176,11 @@ def _names_then(fight: Fight, done: list[Token], i: int, after, *, many: bool = 
             return _State(state.kinds, state.who, state.maneuver, _continues(done, i),
                           state.interrupt, state.unfinished)
         if not many:
-            return after(c, j)
+            state = after(c, j)
+            if not state.kinds:  # nothing follows that name: the words may go on a
+                # longer one ("orco numero 2": Orco, then Orco número 23)
+                return _State(("name",), name_from=_continues(done, i), unfinished=True)
+            return state
         i = j
 
 
