@@ -80,6 +80,8 @@ class FightScreen(Screen):
     ]
 
     _binding_signature: tuple = ()
+    #: The answers of `applies` for (fight, selected), by (action, parameters).
+    _verdicts: tuple[Fight | None, str | None, dict] = (None, None, {})
     #: The last answer of `engine.options` for (fight, name): asked once per state.
     _options: tuple[Fight | None, str | None, Options | None] = (None, None, None)
     #: What has been typed after `/` (None: not finding), and the selection before.
@@ -166,7 +168,22 @@ class FightScreen(Screen):
 
     def applies(self, action: str, parameters: tuple[object, ...] = ()) -> Verdict:
         """Whether the key running `action` applies now, and why not: the engine's
-        answer for the selected combatant (`engine.options`), never a rule of its own."""
+        answer for the selected combatant (`engine.options`), never a rule of its own.
+        Asked once per state and selection (Textual asks every binding each time it
+        lists the active ones: the footer, each key)."""
+        fight = getattr(self.app, "fight", None)
+        selected = self.app.selected
+        known_fight, known_selected, memo = self._verdicts
+        if known_fight is not fight or known_selected != selected:
+            memo = {}
+            self._verdicts = (fight, selected, memo)
+        key = (action, parameters)
+        verdict = memo.get(key)
+        if verdict is None:
+            verdict = memo[key] = self._applies(action, parameters)
+        return verdict
+
+    def _applies(self, action: str, parameters: tuple[object, ...]) -> Verdict:
         when = _WHEN.get(action)
         if when is None or when is When.ALWAYS:
             return YES
