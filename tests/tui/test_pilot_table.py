@@ -91,6 +91,13 @@ async def test_arrows_tab_and_the_finder_reach_everyone_of_twelve(make_app):
         # Nobody by that name: the finder says so and the selection stays.
         await keys(pilot, "slash", "s", "o", "x")
         assert app.selected == "Soldado 1" and "nadie más" in screen_text(app)
+        await keys(pilot, "tab")  # Tab walks what «so» found
+        assert app.selected == "Soldado 2" and "Buscar:" in screen_text(app)
+        await keys(pilot, "escape")
+        # Nothing typed yet: Tab walks nothing (not the queue) while the finder is open.
+        before = app.selected
+        await keys(pilot, "slash", "tab")
+        assert app.selected == before and "Buscar:" in screen_text(app)
         await keys(pilot, "escape")
         # h and l are letters while finding, not the selection's keys; → closes the
         # finder and moves on from what it found (the sheet never scrolls instead).

@@ -381,9 +381,10 @@ class FightScreen(Screen):
 
     def action_walk(self, step: int) -> None:
         """Tab: the queue's next; while finding, the next name found."""
-        found = matches(self._query, self._names()) if self._query else ()
-        if found:
-            self.app.select(advance_in(found, self.app.selected, step))
+        if self._query is not None:  # finding: Tab walks what was found, nothing else
+            found = matches(self._query, self._names()) if self._query else ()
+            if found:
+                self.app.select(advance_in(found, self.app.selected, step))
             return
         self.app.walk_queue(step)
 
