@@ -107,10 +107,12 @@ def test_a_short_carried_or_refused_row_has_its_state_and_the_engines_reason():
 
 def test_every_role_has_a_style_in_its_widget():
     from cdbtui.tui.screens.picker import HINT_STYLES
-    from cdbtui.tui.widgets.panel import ROLE_MARKUP
+    from cdbtui.tui.widgets.panel import ROLE_CLASS, SidePanel
     from cdbtui.tui.widgets.sheet import CELL_STYLES, PLACE_ROLES
 
-    assert set(ROLE_MARKUP) == set(RowRole)
+    assert set(ROLE_CLASS) == set(RowRole)
+    for name in filter(None, ROLE_CLASS.values()):  # each class has its rule
+        assert name in SidePanel.COMPONENT_CLASSES and f".{name}" in SidePanel.DEFAULT_CSS
     assert set(HINT_STYLES) == set(ChoiceState)
     styled = set(CELL_STYLES) | PLACE_ROLES | {CellRole.EMPTY}
     assert styled == set(CellRole)
