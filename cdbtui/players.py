@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from attrs import evolve, field, frozen
 
-from .engine.countdown import follow_countdown, next_go, next_moment
+from .engine.countdown import fixes_moment, follow_countdown, next_go, next_moment
 from .engine.model import STATUS_ES, Combatant, Fight, LogEntry, LogKind, Note, Role, Status
 from .engine.rules import queue
 from .engine.text import fold
@@ -246,9 +246,7 @@ def on_deck(seen: Fight) -> tuple[str, ...]:
     if seen.quick or seen.moment is None or not line:
         return ()
     mounts = seen.mounts
-    below = [c.marker for c in seen.combatants
-             if c.status is Status.READY and c.marker is not None and c.marker < seen.moment
-             and c.key not in mounts]
+    below = [c.marker for c in seen.combatants if fixes_moment(c, mounts) and c.marker < seen.moment]
     if not below:
         return ()
     ahead = max(below)

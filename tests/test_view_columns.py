@@ -200,6 +200,10 @@ def test_on_deck_for_the_tv_never_names_a_hidden_combatant():
     # Nobody after: nothing to say.
     last = play(*demo_lines(), "mike fin", '"soldado 1" fin', "sven fin").fight
     assert player_view(last).banner.on_deck == ""
+    # One who already acted this turn stands next too (the engine's next moment).
+    acted = play("alta Ana ac=6", "alta Bea ac=6", "alta Cora ac=6", "momento Ana 10",
+                 "momento Bea 9", "momento Cora 5", "empezar", "ana gasta 3").fight
+    assert acted.moment == 9 and player_view(acted).banner.on_deck == "luego: Ana"
 
 
 def test_the_short_legend_fits_the_side_column_a_line_each_and_names_the_sheets_marks():

@@ -113,7 +113,7 @@ def next_moment(fight: Fight) -> int | None:
     return roster_fact(fight.combatants, "next_moment", _next_moment, _derive_next_moment)
 
 
-def _fixes(c: Combatant, mounts: frozenset[str]) -> bool:
+def fixes_moment(c: Combatant, mounts: frozenset[str]) -> bool:
     """Whether `c`'s marker is a moment the count goes to (not a holder's or a
     waiter's, which follow it; not a mount's)."""
     return ((c.status is Status.READY or c.status is Status.ACTED) and c.marker is not None
@@ -123,7 +123,7 @@ def _fixes(c: Combatant, mounts: frozenset[str]) -> bool:
 def _next_moment(combatants: tuple[Combatant, ...]) -> int | None:
     mounts = ridden(combatants)
     ready, acted = Status.READY, Status.ACTED
-    markers = [  # `_fixes`, inlined
+    markers = [  # `fixes_moment`, inlined
         c.marker for c in combatants
         if (c.status is ready or c.status is acted) and c.marker is not None
         and not (mounts and c.key in mounts)
@@ -135,9 +135,9 @@ def _derive_next_moment(top, combatants, changes, positions):
     """`_next_moment` of a roster made by swapping `changes` in, from the old roster's
     `top`: unless one of those swapped out may have been the one at the top."""
     mounts = ridden(combatants)
-    if top is not None and any(old.marker == top and _fixes(old, mounts) for _, old, _ in changes):
+    if top is not None and any(old.marker == top and fixes_moment(old, mounts) for _, old, _ in changes):
         return UNDERIVED
-    markers = [new.marker for _, _, new in changes if _fixes(new, mounts)]
+    markers = [new.marker for _, _, new in changes if fixes_moment(new, mounts)]
     if top is not None:
         markers.append(top)
     return max(markers) if markers else None

@@ -20,6 +20,7 @@ from . import commands as cmd
 from .conditions import end_of_turn, note_running
 from .countdown import (
     enter_moment,
+    fixes_moment,
     get_combatant,
     next_moment,
     note_ties,
@@ -326,12 +327,7 @@ def _next_without(fight: Fight, line: tuple[Combatant, ...]) -> int | None:
     marker of the others who fix one."""
     staying = {id(c) for c in line}
     mounts = fight.mounts
-    fixing = (Status.READY, Status.ACTED)
-    markers = [
-        c.marker for c in fight.combatants
-        if id(c) not in staying and c.status in fixing and c.marker is not None
-        and not (mounts and c.key in mounts)
-    ]
+    markers = [c.marker for c in fight.combatants if id(c) not in staying and fixes_moment(c, mounts)]
     return max(markers) if markers else None
 
 
