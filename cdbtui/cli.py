@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from .engine.catalog import RULESETS
+from .engine.catalog import RULESETS, catalog_for
 from .engine.errors import Refusal
 from .engine.session import REDO, UNDO, Session
 from .library import entries, saves_folder
@@ -161,7 +161,6 @@ def _read_lines(args: list[str]) -> list[str]:
     return lines
 
 
-#: The engine's hints that name a key of the TUI (its `?`), and what a shell has instead.
 def refusal_text(refusal: Refusal | str) -> str:
     """A refusal as a shell says it: an unknown maneuver points at the command that
     lists them (the TUI's `:` line completes them with Tab instead)."""
@@ -205,7 +204,6 @@ def _maneuvers(args: list[str], folder: Path) -> int:
     rules and house rules), one a line: id, name, cost."""
     if len(args) != 1:
         raise UsageError("se usa «cdbtui maniobras RUTA»")
-    from .engine.catalog import catalog_for
 
     fight = load(Path(args[0])).fight
     for maneuver in catalog_for(fight).maneuvers:

@@ -737,13 +737,9 @@ def as_of_v4(fight: Fight) -> Fight:
     """A fight saved before schema 4 as the engine now holds it: a condition word the
     rules don't know (RULES.md §5 "Known conditions only") becomes a note, and the
     melee fatigue the book gives (§6) stays off, as the fight was played without it
-    (`fatiga-cc si` turns it on)."""
-    changed = []
-    for c in fight.combatants:
-        known, odd = split_known(fight.rules, c.conditions)
-        if odd:
-            changed.append(evolve(c, conditions=known, notes=(*c.notes, *(Note(x) for x in odd))))
-    return evolve(fight.replace(*changed) if changed else fight, melee_fatigue=False)
+    (`fatiga-cc si` turns it on).  (Schema 3 had no durations: `tidy_edit` only
+    moves the words; its notice is for hand edits, not for this.)"""
+    return evolve(tidy_edit(fight, []), melee_fatigue=False)
 
 
 def _as_played_before_v4(fight: Fight) -> dict[str, Any]:

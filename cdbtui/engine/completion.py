@@ -23,6 +23,7 @@ from .commands import ACTIONS, KEYWORDS, NOW_WORDS, TARGET_WORDS, quote
 from .conditions import known_conditions
 from .errors import Refusal
 from .model import Combatant, Fight
+from .parser import take_name, words_match
 from .spending import BLOCKS
 from .text import fold
 
@@ -147,8 +148,6 @@ _NOTHING = _State(())
 def _name_at(fight: Fight, done: list[Token], i: int) -> tuple[Combatant, int] | None:
     """The combatant named from word `i` on and the index after its name (the parser's
     `take_name`), or None when those words name nobody yet (an unfinished name)."""
-    from .parser import take_name  # the parser imports the command vocabulary too
-
     try:
         c, rest = take_name(fight, [t.value for t in done[i:]])
     except Refusal:
@@ -274,19 +273,11 @@ def _state(fight: Fight, done: list[Token]) -> _State:
 # ---------------------------------------------------------------- the candidates
 
 
-def _words_match(name_words: list[str], typed: list[str]) -> bool:
-    size = len(typed)
-    return any(
-        all(word.startswith(t) for word, t in zip(name_words[i:i + size], typed))
-        for i in range(len(name_words) - size + 1)
-    )
-
-
 def _matching_names(names, typed: str) -> list[str]:
     """The names whose consecutive words start with the typed words (the parser's
     `take_name`); every name when nothing is typed."""
     words = fold(typed).split()
-    return [name for name in names if not words or _words_match(fold(name).split(), words)]
+    return [name for name in names if not words or words_match(tuple(fold(name).split()), words)]
 
 
 def _spelled(spellings: dict[str, str], canonical, key: str) -> list[str]:

@@ -19,7 +19,7 @@ import math
 from . import commands as cmd
 from .countdown import get_combatant
 from .errors import Refusal
-from .limits import check_text
+from .limits import MOST_TURNS, check_text
 from .model import (
     evolve,
     ACTIVE,
@@ -86,8 +86,6 @@ COVER_NOTE = (
     " primero la RD de la cobertura y con lo que quede se calcula el Daño Total"
 )
 
-#: The longest duration (`turnos=N`), as the parser takes it.
-MOST_TURNS = 99
 #: Words that look like conditions but are the combatant's visibility (`revelar`/`ocultar`).
 _VISIBILITY = frozenset({"oculto", "oculta", "hidden", "visible", "revelado", "revelada"})
 

@@ -89,6 +89,8 @@ FIELD_ES = {
 
 #: Longest combatant name, and longest other text (sides, free texts, fight name).
 NAME_LENGTH = 60
+#: The longest duration one may give (`turnos=N`, RULES.md §5), in turns.
+MOST_TURNS = 99
 TEXT_LENGTH = 200
 
 #: Invisible characters a keyboard or a paste slips in: removed.

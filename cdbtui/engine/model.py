@@ -782,15 +782,6 @@ def roster_fact(combatants: tuple[Combatant, ...], name, compute, derive=None):
     return value
 
 
-def _index(combatants: tuple[Combatant, ...]) -> tuple[dict[str, Combatant], dict[str, int]]:
-    roster = _roster(combatants)
-    return roster.index, roster.positions
-
-
-def _by_key(combatants: tuple[Combatant, ...]) -> dict[str, Combatant]:
-    return _roster(combatants).index
-
-
 def _replaced(combatants: tuple[Combatant, ...], changed: tuple[Combatant, ...]) -> tuple[Combatant, ...]:
     """`combatants` with `changed` swapped in by name; the new roster's index is made
     from the old one (a command changes a few combatants of many)."""

@@ -16,7 +16,7 @@ from . import commands as cmd
 from .commands import ACTIONS, KEYWORDS, TARGET_WORDS
 from .catalog import TALENT_ES, catalog_for, load_house_rules
 from .errors import Refusal
-from .limits import NAME_LENGTH, check_name, check_text, normalise
+from .limits import MOST_TURNS, NAME_LENGTH, check_name, check_text, normalise
 from .model import Combatant, Fight
 from .text import fold, slug
 
@@ -121,8 +121,9 @@ def number(token: str, what: str) -> int:
     return value
 
 
-def _words_match(name_words: tuple[str, ...], typed: list[str]) -> bool:
-    """Whether the typed words are prefixes of consecutive words of a name."""
+def words_match(name_words: tuple[str, ...], typed: list[str]) -> bool:
+    """Whether the typed words are prefixes of consecutive words of a name (`take_name`;
+    completion offers names by it too)."""
     size = len(typed)
     return any(
         all(word.startswith(t) for word, t in zip(name_words[i:i + size], typed))
@@ -160,7 +161,7 @@ def take_name(fight: Fight, tokens: list[str]) -> tuple[Combatant, list[str]]:
         typed = fold(" ".join(tokens[:size])).split()
         if not typed or len(typed) != size:
             continue
-        matches = [name for name, split in words if _words_match(split, typed)]
+        matches = [name for name, split in words if words_match(split, typed)]
         if len(matches) == 1:
             return fight.find(matches[0]), tokens[size:]
         if matches:
@@ -362,8 +363,6 @@ def _parse_add(tokens: list[str]) -> cmd.Add:
 
 #: The key of a duration (`turnos=N`: until the end of the N-th turn, RULES.md §5).
 TURNS_KEYS = ("turnos", "turns")
-#: The longest duration one may give (in turns).
-MOST_TURNS = 99
 
 
 def _take_turns(tokens: list[str]) -> tuple[list[str], int | None]:

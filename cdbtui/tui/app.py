@@ -241,22 +241,23 @@ class CdbApp(App[int]):
         undo goes back to whoever did the undone deed (the same as before it); other
         undone and redone lines count as typed again."""
         if outcome.kind == UNDO:  # back on whom the undone line was about
-            undone = self.session.redo_lines[-1] if self.session.redo_lines else ""
-            actor = _actor(undone, outcome.fight)
+            before = outcome.fight
+            command = _command(outcome.line, before)  # the undone line
+            actor = _actor(command, before)
             if actor is not None:
                 return actor
-            line, before = undone, outcome.fight
-        elif outcome.kind == REDO:  # as if the redone line were typed again
-            line = self.session.lines[-1] if self.session.lines else ""
-            actor = _actor(line, before)
-            if actor is not None:
+        else:
+            if outcome.kind == REDO:  # as if the redone line were typed again
+                line = outcome.line
+            command = _command(line, before)
+            actor = _actor(command, before)
+            if outcome.kind == REDO and actor is not None:
                 return after_command(before, outcome.fight, actor, actor)
         if not self.selected:
             return None
-        actor = _actor(line, before)
         if actor is not None:
             return after_command(before, outcome.fight, self.selected, actor)
-        if _moves_count(line, before):
+        if isinstance(command, _COUNT):
             return None
         # Put out of the fight or done by it (damage, a condition): no use staying.
         now = outcome.fight.find(self.selected)
@@ -410,20 +411,17 @@ _COUNT = (cmd.Next, cmd.NewTurn, cmd.Begin)
 _FINISHED = (Status.OUT, Status.DONE)
 
 
-def _moves_count(line: str, fight: Fight) -> bool:
+def _command(line: str, fight: Fight) -> cmd.Command | None:
+    """What `line` means in `fight`, or None (a line that would be refused)."""
     try:
-        return isinstance(parse(line, fight), _COUNT)
-    except Refusal:
-        return False
-
-
-def _actor(line: str, fight: Fight) -> str | None:
-    """The combatant whose own deed a command line is (a maneuver, a free action,
-    holding, acting now, waiting, interrupting, declining), or None."""
-    try:
-        command = parse(line, fight)
+        return parse(line, fight)
     except Refusal:
         return None
+
+
+def _actor(command: cmd.Command | None, fight: Fight) -> str | None:
+    """The combatant whose own deed a command is (a maneuver, a free action, holding,
+    acting now, waiting, interrupting, declining), or None."""
     if isinstance(command, cmd.Trigger):
         command = command.action
     if not isinstance(command, _DEEDS):

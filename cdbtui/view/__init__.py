@@ -33,7 +33,6 @@ from .sheet import (
     abbreviate,
     build_sheet,
     category_text,
-    column_label,
     column_order,
     conditions_text,
     countdown_parts,
@@ -52,7 +51,7 @@ from .sheet import (
 
 __all__ = [
     "DECISIONS", "HIDDEN_MARK", "LEGEND", "LEGEND_SHORT", "MAX_WIDTH", "MIN_WIDTH", "Cell", "CellRole", "Choice", "ChoiceState",
-    "Column", "PanelRow", "RowRole", "Sheet", "abbreviate", "board_text", "build_sheet", "category_text", "column_label", "column_order", "conditions_text", "countdown_parts",
+    "Column", "PanelRow", "RowRole", "Sheet", "abbreviate", "board_text", "build_sheet", "category_text", "column_order", "conditions_text", "countdown_parts",
     "filter_choices", "fit", "fit_widths", "header", "maneuver_choices", "note_text", "on_sheet", "panel_rows", "panel_title",
     "selection_order", "sheet_lines", "signed", "state_json", "status_line", "summary_line", "track_text", "turns_left", "turns_text",
     "window_moment", "window_part",

@@ -571,13 +571,6 @@ def sheet_lines(sheet: Sheet) -> list[str]:
     return lines
 
 
-def column_label(c: Combatant, secret: bool = False, *, hidden: bool = False) -> str:
-    """The column header: the name, a group's members left (×5) and the total
-    modifier to its next roll when it is not 0 (neither for a private PNJ); on the
-    DJ's sheet a hidden combatant's name after `HIDDEN_MARK` ("◌Sombra")."""
-    return (HIDDEN_MARK if hidden else "") + literal(c.name) + _label_tail(c, secret)
-
-
 def _label_tail(c: Combatant, secret: bool) -> str:
     """" ×5 −1": what follows the name in the header (nothing for a private PNJ)."""
     tail = ""

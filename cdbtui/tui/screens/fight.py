@@ -23,7 +23,7 @@ from textual.widgets import Static
 from ...engine import options as engine_options
 from ...engine.commands import quote
 from ...engine.errors import Refusal
-from ...engine.model import Fight, Status
+from ...engine.model import ACTIVE, Fight
 from ...engine.options import YES, Options, Verdict
 from ...engine.queries import is_incapacitated
 from ...keys import When, all_keys, footer_keys
@@ -48,8 +48,6 @@ _BY_KEY = {name: key for key in all_keys() for name in key.keys.split(",")}
 _WHEN = {key.action_name: key.when for key in all_keys()}
 #: Below this terminal height the legend starts folded (`L` shows it).
 LEGEND_ROWS = 40
-#: Who may still spend AC this turn (`t` asks first while anyone may).
-IN_PLAY = (Status.READY, Status.ACTED, Status.HOLDING, Status.WAITING)
 
 
 def ac_left(fight: Fight) -> tuple[tuple[str, int], ...]:
@@ -57,7 +55,7 @@ def ac_left(fight: Fight) -> tuple[tuple[str, int], ...]:
     out, not incapacitated), in the sheet's order: what «turno» would throw away."""
     order = {name: index for index, name in enumerate(selection_order(fight))}
     left = [c for c in fight.combatants
-            if c.status in IN_PLAY and c.ac > 0 and not is_incapacitated(c)]
+            if c.status in ACTIVE and c.ac > 0 and not is_incapacitated(c)]
     left.sort(key=lambda c: order.get(c.name, len(order)))
     return tuple((c.name, c.ac) for c in left)
 
@@ -266,13 +264,14 @@ class FightScreen(Screen):
             self._end_finder()
             self.app.move_selection(-1 if event.key == "left" else 1)
             return True
+        names = self._names()  # (the sheet's order: sorted once per key)
         if event.key == "backspace":
             self._query = query[:-1]
-            self._jump(matches(self._query, self._names()))
+            self._jump(matches(self._query, names))
             return True
-        found = matches(query, self._names()) if query else ()
+        found = matches(query, names) if query else ()
         if event.is_printable and event.character:
-            longer = matches(query + event.character, self._names())
+            longer = matches(query + event.character, names)
             if longer or not event.character.isalnum():
                 self._query = query + event.character
                 self._jump(longer or found)

@@ -13,9 +13,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Checkbox, Input, RadioButton, RadioSet, Static
+from textual.widgets import Input, RadioButton, RadioSet, Static
 
 from ..text import plain
+from .add import FormCheckbox
 
 
 class RulesChoice(RadioSet, inherit_bindings=False):
@@ -35,12 +36,6 @@ class RulesChoice(RadioSet, inherit_bindings=False):
             self.action_previous_button()
         if self._selected is not None and self._nodes[self._selected] is not self.pressed_button:
             self.action_toggle_button()
-
-
-class PartyCheckbox(Checkbox, inherit_bindings=False):
-    """«Con el grupo»: Space ticks it, Enter is the dialog's."""
-
-    BINDINGS = [Binding("space", "toggle_button", "marcar", show=False)]
 
 
 class NewFight(ModalScreen[tuple[str, str, bool] | None]):
@@ -64,7 +59,7 @@ class NewFight(ModalScreen[tuple[str, str, bool] | None]):
                 yield RadioButton("CdB Engine", value=True, id="cdb")
                 yield RadioButton("Walküre", id="walkure")
             if self.party:
-                yield PartyCheckbox(plain(f"Con el grupo: {', '.join(self.party)}"), value=True,
+                yield FormCheckbox(plain(f"Con el grupo: {', '.join(self.party)}"), value=True,
                                     id="with-party")
             yield Static("⏎ crear · Tab campo · ↑↓ reglas · Esc cancelar", classes="hint")
 
@@ -80,7 +75,7 @@ class NewFight(ModalScreen[tuple[str, str, bool] | None]):
             box.focus()
             return
         pressed = self.query_one(RadioSet).pressed_button
-        with_party = bool(self.party) and self.query_one("#with-party", Checkbox).value
+        with_party = bool(self.party) and self.query_one("#with-party", FormCheckbox).value
         self.dismiss((name, pressed.id if pressed is not None else "cdb", with_party))
 
     def action_cancel(self) -> None:
