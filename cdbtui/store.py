@@ -62,7 +62,8 @@ except ImportError:  # pragma: no cover - rtoml is a dependency; kept for odd pl
 from attrs import define, evolve, field
 
 from .codec import DecodeError, from_data, to_data
-from .engine.catalog import RULESETS, TALENT_ES, catalog_for
+from .engine.catalog import SYSTEMS, TALENT_ES, catalog_for
+from .engine.csystem.rules import consistency as cs_consistency
 from .engine.limits import MOMENT, name_problem
 from .engine.errors import Refusal
 from .engine.tomlerrors import toml_error as _toml_error
@@ -555,8 +556,13 @@ def _decode_fight(table: Any, header: str, structured: bool = True) -> Fight:
     log = _decode_log(table.get("log", []), header, structured)
     fight = evolve(from_data(Fight, {k: v for k, v in table.items() if k != "log"}, f"[{header}]"),
                    log=log)
-    if fight.rules not in RULESETS:
-        raise SaveError(f"[{header}] › rules: reglas desconocidas «{brief(fight.rules)}» (cdb o walkure)")
+    if fight.rules not in SYSTEMS:
+        raise SaveError(f"[{header}] › rules: reglas desconocidas «{brief(fight.rules)}»"
+                        " (cdb, walkure o csystem)")
+    if fight.rules == "csystem":
+        return _checked_csystem(fight, header)
+    if fight.cs is not None or any(c.sheet is not None for c in fight.combatants):
+        raise SaveError(f"[{header}]: datos de C-System en un combate de {brief(fight.rules)}")
     if fight.started and not fight.quick and fight.moment is None:
         raise SaveError(f"[{header}]: el combate va por el turno {fight.turn} pero falta «moment»")
     seen: set[str] = set()
@@ -573,6 +579,14 @@ def _decode_fight(table: Any, header: str, structured: bool = True) -> Fight:
                             " deben estar los dos o ninguno")
     _check_window(fight, header, seen)
     _check_playable(fight, header, seen)
+    return fight
+
+
+def _checked_csystem(fight: Fight, header: str) -> Fight:
+    """A C-System fight opens only if it is one (`csystem.rules.consistency`)."""
+    problem = cs_consistency(fight)
+    if problem is not None:
+        raise SaveError(f"[{header}]: {problem}")
     return fight
 
 
@@ -669,7 +683,7 @@ def _history(document: dict[str, Any]) -> tuple[dict[str, Any], list[str], list[
 def _empty_base(history: dict[str, Any]) -> Fight:
     """The empty fight the history starts from, named in `[history]`."""
     name, rules, seed = (history.get(key) for key in ("name", "rules", "seed"))
-    if not isinstance(name, str) or rules not in RULESETS or not isinstance(seed, int):
+    if not isinstance(name, str) or rules not in SYSTEMS or not isinstance(seed, int):
         raise SaveError("[history]: faltan o están mal name, rules o seed")
     return new_fight(name, rules, seed)
 

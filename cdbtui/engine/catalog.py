@@ -57,8 +57,11 @@ from .tomlerrors import toml_error
 from .model import Combatant
 from .text import fold, slug
 
+#: The rulesets with a maneuver catalog in AC (the countdown: RULES.md).
 RULESETS = ("cdb", "walkure")
-RULES_ES = {"cdb": "CdB", "walkure": "Walküre"}
+#: Every ruleset a fight may choose (`cdbtui new --rules`): the countdown's and C-System.
+SYSTEMS = ("cdb", "walkure", "csystem")
+RULES_ES = {"cdb": "CdB", "walkure": "Walküre", "csystem": "C-System"}
 
 #: Talents that maneuvers ask for, by id, with their book names.
 TALENT_ES = {

@@ -19,6 +19,7 @@ from itertools import chain, islice
 import attrs
 from attrs import field, frozen
 
+from .csystem.model import CsPart, CsSheet
 from .text import fold
 
 
@@ -335,6 +336,9 @@ class Combatant:
     melee_this_turn: bool = False
     #: Primeros Auxilios already applied to it in this fight (once per fight, §6).
     first_aid: bool = False
+    #: Another ruleset's sheet (C-System: `csystem.model.CsSheet`), by composition
+    #: (SYSTEMS.md §4); None for CdB and Walküre, whose fields are the ones above.
+    sheet: CsSheet | None = None
 
     @property
     def key(self) -> str:
@@ -895,6 +899,8 @@ class Fight:
     melee_fatigue: bool = True
     #: The open reaction window (RULES.md §3), or None.
     window: Window | None = None
+    #: Another ruleset's part of the fight (C-System: the order of initiative).
+    cs: CsPart | None = None
 
     def find(self, name: str) -> Combatant | None:
         combatants = self.combatants

@@ -208,6 +208,9 @@ def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
     """The command a line means in the context of `fight`, or `Refusal`."""
     if len(line) > HOUSE_LINE:
         raise Refusal(f"Orden demasiado larga ({len(line)} caracteres)")
+    if fight.rules == "csystem":
+        from .csystem.parser import parse as parse_csystem  # (it builds on this module)
+        return parse_csystem(line, fight)
     body = line.strip().removeprefix(":").strip()
     head, _, text = body.partition(" ")
     if KEYWORDS.get(fold(head[:20])) == "casa":

@@ -30,6 +30,8 @@ from . import conditions, extras, maneuvers, mounts, optional, setting_up, turn
 from .catalog import RULES_ES, catalog
 from .conditions import COVER_NOTE
 from .countdown import open_window, settle, window_base
+from .csystem.model import CsPart
+from .csystem.rules import apply as csystem_apply
 from .errors import Refusal
 from .limits import check_state
 from .maneuvers import MOUNTED_CHARGE, RANGED_GROUP
@@ -96,6 +98,8 @@ def apply(fight: Fight, command: cmd.Command) -> Fight:
     itself here (`settle`), once.  The reaction window (RULES.md §3) is kept here too:
     a command that answers the last action is applied to the state just before that
     action's advance (`window_base`), and the advance is made again from there."""
+    if fight.rules == "csystem":
+        return csystem_apply(fight, command)
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise Refusal(f"Orden desconocida: {command!r}")
@@ -116,7 +120,10 @@ def apply(fight: Fight, command: cmd.Command) -> Fight:
 
 
 def new_fight(name: str = "Combate", rules: str = "cdb", seed: int = 0) -> Fight:
-    """An empty fight; `rules` must name a known catalog."""
+    """An empty fight; `rules` must name a known ruleset."""
+    if rules == "csystem":
+        return Fight(name=name, rules=rules, seed=seed, cs=CsPart()).note(
+            f"Combate «{name}» ({RULES_ES[rules]})", kind=LogKind.SETUP)
     catalog(rules)
     return Fight(name=name, rules=rules, seed=seed).note(
         f"Combate «{name}» ({RULES_ES[rules]})", kind=LogKind.SETUP

@@ -1,0 +1,78 @@
+"""What every C-System rule module needs: look-ups, sheet edits, the die, the log."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from ..errors import Refusal
+from ..model import Combatant, Fight, LogKind, evolve, mention_of
+from .model import CsPart, CsSheet
+from .tables import CONDITIONS
+
+
+def get(fight: Fight, name: str) -> Combatant:
+    c = fight.find(name)
+    if c is None:
+        raise Refusal(f"No hay nadie llamado «{name}» en este combate")
+    return c
+
+
+def sheet(c: Combatant) -> CsSheet:
+    s = c.sheet
+    assert isinstance(s, CsSheet), c.name
+    return s
+
+
+def part(fight: Fight) -> CsPart:
+    return fight.cs if fight.cs is not None else CsPart()
+
+
+def with_part(fight: Fight, **changes) -> Fight:
+    return evolve(fight, cs=evolve(part(fight), **changes))
+
+
+def edit(fight: Fight, name: str, **changes) -> Fight:
+    """The fight with `name`'s sheet changed."""
+    c = get(fight, name)
+    return fight.replace(evolve(c, sheet=evolve(sheet(c), **changes)))
+
+
+def log(fight: Fight, text: str, about: Iterable[str] = (), *, warning: bool = False,
+        kind: LogKind = LogKind.ACTION, free: str | None = None) -> Fight:
+    """One log entry naming `about` (with their flags now: the players' filter)."""
+    mentions = []
+    for name in about:
+        c = fight.find(name)
+        mentions.append(name if c is None else mention_of(c))
+    return fight.note(text, warning=warning, kind=kind, about=mentions, free=free)
+
+
+def roll(fight: Fight, sides: int) -> tuple[Fight, int]:
+    """A die of the fight's RNG (a pure function of the seed and the count of rolls)."""
+    die = random.Random(f"{fight.seed}:{fight.rolls}").randint(1, sides)
+    return evolve(fight, rolls=fight.rolls + 1), die
+
+
+def is_out(s: CsSheet) -> bool:
+    """Out of the fight (struck on the sheet): inconsciente, moribundo, muerto, inutilizado."""
+    return any(CONDITIONS[c.id].out for c in s.conditions if c.id in CONDITIONS)
+
+
+def cond_name(id: str) -> str:
+    info = CONDITIONS.get(id)
+    return info.name if info is not None else id
+
+
+def require_started(fight: Fight) -> None:
+    if not fight.started:
+        raise Refusal("El combate no ha empezado: usa «empezar» cuando todos tengan iniciativa")
+
+
+def order_names(fight: Fight) -> tuple[str, ...]:
+    return part(fight).order
+
+
+def turn_over(fight: Fight) -> bool:
+    """A started fight with nobody's go under way (everyone out, or all had theirs)."""
+    return fight.started and fight.actor is None

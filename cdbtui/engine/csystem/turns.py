@@ -1,0 +1,203 @@
+"""The walk through the order (CSYSTEM.md §3.5, §4.1, §10): whose go it is, the
+start of a go (its per-turn effects), its end (durations tick), and the turn's end,
+after which the next turn starts by itself at the top of the order.
+
+The one rule for who acts next: the first combatant in the current order who has
+not had its go this turn (§3.5).  A go whose combatant waits for a pending roll
+(`health.BLOCKING`) does not begin until the roll is answered."""
+
+from __future__ import annotations
+
+from attrs import evolve
+
+from ..errors import Refusal
+from ..model import Fight, LogKind
+from .budget import combinations
+from .common import cond_name, edit, get, is_out, log, part, sheet
+from .defense import defense
+from .health import blocking, drop_condition, lose, prompt_text
+from .model import Prompt
+from .tables import CONDITIONS
+
+WAKE_AFTER = 10  # «Después de 1 minuto (10 asaltos)»
+
+
+def next_in_order(fight: Fight) -> str | None:
+    for name in part(fight).order:
+        if not sheet(get(fight, name)).acted:
+            return name
+    return None
+
+
+def advance(fight: Fight) -> Fight:
+    """With no go under way, begin the next one; after the last go of the turn, the
+    next turn starts by itself, once (if in it nobody can act, the fight waits at its
+    end: `turno` moves on)."""
+    rolled = False
+    for _ in range(4 * len(part(fight).order) + 4):
+        name = next_in_order(fight)
+        if name is None:
+            if rolled or not part(fight).order or all(is_out(sheet(get(fight, n))) for n in part(fight).order):
+                return evolve(fight, actor=None)
+            fight = new_turn(fight)
+            rolled = True
+            continue
+        fight = start_go(fight, name)
+        if fight.actor is not None:
+            return fight
+    return evolve(fight, actor=None)  # pragma: no cover - bounded above
+
+
+def new_turn(fight: Fight) -> Fight:
+    """The turn after this one: everyone may have a go again (the turn's counts reset;
+    Defensa's changes wait for their owner's next start, §10)."""
+    reset = []
+    for c in fight.combatants:
+        s = sheet(c)
+        weapons = tuple(w if not w.fired else evolve(w, fired=0) for w in s.weapons)
+        reset.append(evolve(c, sheet=evolve(s, acted=False, used=(), maneuvers=(), begun=False,
+                                            weapons=weapons)))
+    fight = evolve(fight, combatants=tuple(reset), turn=fight.turn + 1, actor=None)
+    return log(fight, f"— Turno {fight.turn} —", kind=LogKind.TURN)
+
+
+def start_go(fight: Fight, name: str) -> Fight:
+    """`name`'s go: its start-of-go effects (§10, once per go), then its budget; one
+    who can do nothing has its go ended at once, logging why.  Returns the fight with
+    `actor` set when the go is under way (or waits for a roll), None when it ended."""
+    fight = evolve(fight, actor=name)
+    s = sheet(get(fight, name))
+    if s.has("muerto"):
+        return _end(fight, name, None)
+    waiting = blocking(s)
+    if waiting is not None:
+        return log(fight, f"Turno de {name}: espera su {prompt_text(waiting, name)}", [name], kind=LogKind.TURN)
+    if s.begun:  # it lowered its place: the go goes on at its new place (§4.1)
+        return log(fight, f"Le toca a {name} (en su nuevo lugar)", [name], kind=LogKind.TURN)
+    fight = edit(fight, name, begun=True, goes=s.goes + 1)
+    fight = log(fight, f"Le toca a {name}", [name], kind=LogKind.TURN)
+    fight, lost = _start_effects(fight, name)
+    s = sheet(get(fight, name))
+    if s.has("muerto"):
+        return _end(fight, name, f"{name} ha muerto")
+    if lost is not None:
+        return _end(fight, name, lost)
+    if combinations(s) == ((0, 0),):
+        return _end(fight, name, f"{name} {_why_not(s)}: pierde su turno")
+    return fight
+
+
+def _why_not(s) -> str:
+    for id in ("muerto", "inutilizado", "moribundo", "inconsciente", "aturdido", "aterrado", "fascinado"):
+        if s.has(id):
+            return f"está {id}" if CONDITIONS[id].out else f"está {cond_name(id)}"
+    return "no puede actuar"
+
+
+def _start_effects(fight: Fight, name: str) -> tuple[Fight, str | None]:
+    """§10 steps 1–7, in order, each logged; the reason the go is lost (Aturdido), if so."""
+    s = sheet(get(fight, name))
+    # 1. What lasted «hasta el inicio de tu próximo turno».
+    if s.dodge or s.charged or s.cover_lost:
+        before = defense(s).ranged
+        ended = [label for label, on in (("Esquivar/Bloquear", s.dodge), ("Cargar", s.charged),
+                                         ("la cobertura perdida al disparar", s.cover_lost)) if on]
+        fight = edit(fight, name, dodge=0, dodged=False, charged=False, cover_lost=0)
+        after = defense(sheet(get(fight, name))).ranged
+        fight = log(fight, f"{name}: termina {' y '.join(ended)}: Defensa {before} → {after}", [name],
+                    kind=LogKind.RULE)
+    # 2. Surprise ends at its first go.
+    s = sheet(get(fight, name))
+    if s.surprised:
+        fight = edit(fight, name, surprised=False, conditions=drop_condition(s, "desprevenido").conditions)
+        fight = log(fight, f"{name} deja de estar desprevenido", [name], kind=LogKind.CONDITION)
+    # 3. Bleeding: not a *herida* (no roll, no critical).
+    s = sheet(get(fight, name))
+    bleed = s.condition("sangrando")
+    if bleed is not None:
+        amount = int(bleed.value or "1")
+        fight, tail = lose(fight, name, amount, wound=False, attack=False)
+        fight = log(fight, f"{name}: sangra {amount} {tail}", [name], kind=LogKind.CONDITION)
+    # 4. Agonía and waking.
+    s = sheet(get(fight, name))
+    if s.has("moribundo") and not s.has("estabilizado") and not s.has("muerto"):
+        fight = edit(fight, name, pending=(*s.pending, Prompt("refleja", nd=20, reason="moribundo")))
+        fight = log(fight, f"{name} está moribundo: tirada refleja de CON vs ND 20 («refleja {name} TOTAL»)",
+                    [name], kind=LogKind.RULE)
+    unconscious = s.condition("inconsciente")
+    if unconscious is not None and not s.has("moribundo"):
+        if unconscious.value and unconscious.value.startswith("T") and fight.turn >= int(unconscious.value[1:]):
+            fight = edit(fight, name, conditions=drop_condition(s, "inconsciente").conditions)
+            fight = log(fight, f"{name} vuelve en sí (tumbado)", [name], kind=LogKind.CONDITION)
+        elif (unconscious.value is None and s.unconscious_since is not None
+              and fight.turn - s.unconscious_since >= WAKE_AFTER
+              and not any(p.roll == "refleja" for p in s.pending)):
+            fight = edit(fight, name, pending=(*s.pending, Prompt("refleja", nd=20, reason="despertar")))
+            fight = log(fight, f"{name} lleva 1 minuto inconsciente: tirada refleja de CON vs ND 20"
+                               f" para despertar («refleja {name} TOTAL»)", [name], kind=LogKind.RULE)
+    # 5. Confuso: its table is not in the seed.
+    s = sheet(get(fight, name))
+    if s.has("confuso"):
+        fight = log(fight, f"{name} está confuso: tira en su tabla", [name], kind=LogKind.RULE)
+    # 6. Aturdido: this go is the lost one.
+    if s.has("aturdido"):
+        fight = edit(fight, name, conditions=drop_condition(s, "aturdido").conditions)
+        return fight, f"{name} está Aturdido: pierde este turno (deja de estar aturdido)"
+    # 7. A grapple: the grappler keeps it with ■ or lets go.
+    cond = s.condition("apresado")
+    if cond is not None and cond.value:
+        fight = log(fight, f"{name} mantiene la presa a {cond.value}: gasta ■ en «presa» o la suelta (gratis)",
+                    [name], kind=LogKind.RULE)
+    return fight, None
+
+
+def _end(fight: Fight, name: str, why: str | None) -> Fight:
+    fight = end_go(fight, name, why)
+    return evolve(fight, actor=None)
+
+
+def end_go(fight: Fight, name: str, why: str | None = None) -> Fight:
+    """`name`'s go is over: it had it this turn; durations counted in its goes tick
+    (§8: a condition of N turns ends at the end of its N-th go after it was gained)."""
+    s = sheet(get(fight, name))
+    if why:
+        fight = log(fight, why, [name], kind=LogKind.TURN)
+    ending = [c for c in s.conditions if c.ends is not None and c.ends <= s.goes]
+    s = evolve(s, acted=True, conditions=tuple(c for c in s.conditions if c not in ending))
+    fight = fight.replace(evolve(get(fight, name), sheet=s))
+    for c in ending:
+        fight = log(fight, f"{name}: −{c.id} (fin de su duración)", [name], kind=LogKind.CONDITION)
+        if c.id == "ensordecido":
+            from .order import change_value
+            fight = change_value(fight, name, (s.initiative or 0) + 5, "deja de estar ensordecido")
+    return evolve(fight, actor=None) if fight.actor == name else fight
+
+
+def finish(fight: Fight, name: str, why: str | None = None) -> Fight:
+    """End `name`'s go and begin the next one."""
+    return advance(end_go(fight, name, why))
+
+
+def check_actor(fight: Fight, name: str) -> None:
+    """Refuse unless `name` may act now (its go is under way)."""
+    from .common import require_started
+    c = get(fight, name)
+    s = sheet(c)
+    for id in ("muerto", "inutilizado", "inconsciente", "moribundo"):
+        if s.has(id):
+            raise Refusal(f"{name} está {id}: no puede actuar")
+    require_started(fight)
+    if fight.actor != name:
+        if s.dodged and s.acted:
+            raise Refusal(f"{name} usó Esquivar/Bloquear: su turno ha terminado")
+        raise Refusal(f"No es el turno de {name}: actúa {fight.actor or 'nadie (usa «turno»)'}")
+    waiting = blocking(s)
+    if waiting is not None or not s.begun:
+        raise Refusal(f"{name} tiene pendiente una {prompt_text(waiting, name) if waiting else 'tirada'}:"
+                      " su turno empieza cuando se responda")
+    for id in ("aturdido",):
+        if s.has(id):
+            raise Refusal(f"{name} está Aturdido: pierde este turno")
+    for id in ("aterrado", "fascinado"):
+        if s.has(id):
+            raise Refusal(f"{name} está {cond_name(id)}: no puede actuar")
