@@ -183,12 +183,17 @@ def _do(args: list[str], folder: Path) -> int:
         save_file = SaveFile.open(path)
         try:
             for line in lines:
+                before = len(save_file.session.fight.log)
                 try:
                     outcome = save_file.play(line)
                 except Refusal as refusal:
                     return _fail(f"«{line}»: {refusal_text(refusal)}", 1)
                 if outcome.kind in (UNDO, REDO):
                     said.append(outcome.message)
+                elif outcome.fight.rules == "csystem":  # SYSTEMS.md: kept, said on stderr
+                    for entry in outcome.fight.log[before:]:
+                        if entry.warning:
+                            _err(f"cdbtui: {_one_line(entry.text)}")
         finally:
             problem = save_file.close()
     if problem:

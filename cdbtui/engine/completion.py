@@ -21,6 +21,9 @@ from attrs import frozen
 from .catalog import TALENT_ES, Maneuver, catalog_for
 from .commands import ACTIONS, KEYWORDS, NOW_WORDS, TARGET_WORDS, quote
 from .conditions import known_conditions
+from .csystem.actions import available as cs_available
+from .csystem.parser import ACTIONS as CS_ACTIONS, KEYWORDS as CS_KEYWORDS
+from .csystem.tables import CONDITIONS as CS_CONDITIONS, find_action as cs_find_action
 from .errors import Refusal
 from .model import Combatant, Fight
 from .parser import take_name, words_match
@@ -30,6 +33,9 @@ from .text import fold
 #: Typographic quotes the parser reads as `"` (`parser.tokenize`).
 _QUOTES = {"«": '"', "»": '"', "“": '"', "”": '"', "„": '"', '"': '"', "'": "'"}
 
+#: C-System's `alta` words (SYSTEMS.md §2.2).
+CS_ADD_WORDS = ("nh=", "des=", "ale=", "per=", "con=", "vol=", "fue=", "vel=", "pv=", "aplomo=", "energia=",
+                "bdef=", "escudo=", "rd=", "ini=", "bando=", "rasgos=", "oculto", "privado")
 #: `alta`'s keys (Spanish spelling, with the `=`) and flags, in the order of its usage.
 ADD_KEYS = ("ac=", "ini=", "agi=", "ate=", "hab=", "mov=", "bando=", "talentos=", "vida=",
             "momento=", "miembros=", "aguante=", "copias=")
@@ -222,9 +228,41 @@ def _after_name(fight: Fight, done: list[Token], c: Combatant, j: int) -> _State
     return _after_maneuver(fight, c, done, j, False)
 
 
+def _cs_after_name(fight: Fight, done: list[Token], c: Combatant, j: int) -> _State:
+    """C-System: what follows a name (an action id or a verb), then a target."""
+    if j == len(done):
+        return _State(("verb", "maneuver"), c)
+    word = fold(done[j].value)
+    if word in CS_ACTIONS:
+        return _State(("target-word",), c) if CS_ACTIONS[word] == "retrasa" and j + 1 == len(done) else _NOTHING
+    try:
+        action = cs_find_action(word)
+    except Refusal:
+        return _NOTHING
+    if action is None:
+        return _NOTHING
+    rest = done[j + 1:]
+    if action.id == "atacar" and not any(fold(t.value) in TARGET_WORDS for t in rest):
+        state = _names_then(fight, done, j + 1, lambda target, _: _State(("attack-options",), c))
+        kinds = tuple("target" if kind == "name" else kind for kind in state.kinds)
+        return _State(kinds, c, None, state.name_from, False, state.unfinished)
+    if not rest:
+        return _State(("after-action",), c)
+    if fold(rest[-1].value) in TARGET_WORDS or fold(rest[0].value) in TARGET_WORDS:
+        def after_target(target: Combatant, _: int) -> _State:
+            return _State(("attack-options",), c)
+        at = next(i for i, t in enumerate(rest) if fold(t.value) in TARGET_WORDS)
+        state = _names_then(fight, done, j + 2 + at, after_target)
+        kinds = tuple("target" if kind == "name" else kind for kind in state.kinds)
+        return _State(kinds, c, None, state.name_from, False, state.unfinished)
+    return _State(("attack-options",), c)
+
+
 def _state(fight: Fight, done: list[Token]) -> _State:
     if not done:
         return _State(("keyword", "name"))
+    if fight.rules == "csystem":
+        return _cs_state(fight, done)
     keyword = KEYWORDS.get(fold(done[0].value))
     n = len(done)
     if keyword is None:
@@ -268,6 +306,26 @@ def _state(fight: Fight, done: list[Token]) -> _State:
     if keyword in ("fatiga-cc", "rapida"):
         return _State(("switch",)) if n == 1 else _NOTHING
     return _NOTHING
+
+
+def _cs_state(fight: Fight, done: list[Token]) -> _State:
+    """C-System's lines (SYSTEMS.md §2.2): the same shapes, its own words."""
+    keyword = CS_KEYWORDS.get(fold(done[0].value))
+    n = len(done)
+    if keyword is None:
+        return _names_then(fight, done, 0, lambda c, j: _cs_after_name(fight, done, c, j))
+    if keyword in _FREE:
+        return _NOTHING
+    if keyword == "alta":
+        return _State(("cs-add",)) if n >= 2 else _NOTHING
+    if keyword in ("tirar", "sorpresa"):
+        return _names_then(fight, done, 1, lambda c, j: _NOTHING, many=True)
+    if keyword in ("cambiar", "orden"):
+        return _names_then(fight, done, 1, lambda c, j: _names_then(fight, done, j, lambda d, k: _NOTHING)
+                           if keyword == "cambiar" or j < n else _State(("order-word",), c))
+    if keyword == "estado":
+        return _names_then(fight, done, 1, lambda c, j: _State(("condition",), c) if j == n else _NOTHING)
+    return _names_then(fight, done, 1, lambda c, j: _NOTHING)
 
 
 # ---------------------------------------------------------------- the candidates
@@ -316,10 +374,14 @@ def _offer(fight: Fight, done: list[Token], word: Token, state: _State) -> list[
     out: list[Candidate] = []
     names = [c.name for c in fight.combatants]
     c = state.who
+    cs_fight = fight.rules == "csystem"
     for kind in state.kinds:
         if kind == "keyword" and bare:
-            canonical = sorted(set(KEYWORDS.values()))
-            out += _words(at, key, _spelled(KEYWORDS, canonical, key))
+            spellings = CS_KEYWORDS if cs_fight else KEYWORDS
+            canonical = sorted(set(spellings.values()))
+            out += _words(at, key, _spelled(spellings, canonical, key))
+        elif cs_fight and kind in _CS_KINDS:
+            out += _cs_offer(fight, kind, c, at, key, typed)
         elif kind in ("name", "other", "target"):
             pool = names if kind == "name" else _others(fight, c, allies=kind == "other")
             out += [Candidate(at, quote(n), n) for n in _matching_names(pool, typed)]
@@ -362,12 +424,42 @@ def _offer(fight: Fight, done: list[Token], word: Token, state: _State) -> list[
     return out
 
 
+#: What C-System's lines complete with words of their own.
+_CS_KINDS = frozenset({"verb", "maneuver", "after-action", "attack-options", "target-word", "order-word",
+                       "cs-add", "condition"})
+
+
+def _cs_offer(fight: Fight, kind: str, c: Combatant | None, at: int, key: str, typed: str) -> list[Candidate]:
+    if kind == "verb":
+        return _words(at, key, ("compleja", "simple", "gratis", "retrasa", "fin"))
+    if kind == "maneuver" and c is not None:
+        return _words(at, key, cs_available(fight, c.name))
+    if kind == "after-action":
+        return _words(at, key, ("a", "simple", "compleja"))
+    if kind == "attack-options":
+        return _words(at, key, ("tirada=", "dano=", "tipo=", "arma=", "mod="))
+    if kind == "target-word":
+        return _words(at, key, ("tras", "final"))
+    if kind == "order-word":
+        return _words(at, key, ("tras", "antes"))
+    if kind == "cs-add":
+        return _words(at, key, CS_ADD_WORDS)
+    if kind == "condition" and c is not None:
+        return _conditions(fight, c, at, typed)
+    return []
+
+
 def _conditions(fight: Fight, c: Combatant, at: int, typed: str) -> list[Candidate]:
     """`+COND` from the ruleset's known conditions, `-COND` from those it has."""
     sign, word = typed[:1], fold(typed[1:])
-    known = known_conditions(fight.rules)
-    adds = [f"+{k}" for k in known if k.startswith(word) and k not in c.conditions]
-    removes = [f"-{k}" for k in c.conditions if k.startswith(word)]
+    if fight.rules == "csystem":
+        has = tuple(x.id for x in c.sheet.conditions)
+        known = tuple(CS_CONDITIONS)
+    else:
+        has = c.conditions
+        known = known_conditions(fight.rules)
+    adds = [f"+{k}" for k in known if k.startswith(word) and k not in has]
+    removes = [f"-{k}" for k in has if k.startswith(word)]
     if sign == "+":
         words = adds
     elif sign in ("-", "−"):

@@ -1001,8 +1001,8 @@ class Fight:
     def turn_over(self) -> bool:
         if not self.started:
             return False
-        if self.quick:  # everyone has had their go (some may keep AC to react)
-            return self.actor is None
+        if self.quick or self.cs is not None:  # everyone has had their go (some may
+            return self.actor is None  # keep AC to react); C-System: nobody's go is on
         return roster_fact(self.combatants, "unfinished", _unfinished, _derive_unfinished) == 0
 
 
@@ -1053,5 +1053,5 @@ def _derive_unfinished(count: int, combatants, changes, positions) -> int:
     return count
 
 
-for _cls in (Combatant, Fight):
+for _cls in (Combatant, Fight, CsSheet):
     _FAST[_cls] = (frozenset(f.name for f in attrs.fields(_cls)), _copier(_cls))

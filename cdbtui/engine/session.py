@@ -32,14 +32,16 @@ from typing import Any
 from attrs import define, frozen
 
 from . import commands as cmd
+from .csystem import commands as cs
 from .errors import Refusal
 from .model import Fight, Log, evolve
 from .parser import parse
 from .rules import apply, new_fight
 
 
-#: Commands whose warnings are the DJ's choice to confirm (not consequences like damage).
-CAUTIOUS = (cmd.Perform, cmd.Trigger, cmd.Done)
+#: Commands whose warnings are the DJ's choice to confirm (not consequences like damage):
+#: CdB's maneuvers, interrupts and declines; C-System's actions (SYSTEMS.md §2.3 "Warnings").
+CAUTIOUS = (cmd.Perform, cmd.Trigger, cmd.Done, cs.Act)
 
 
 #: What a command did to the history, as the save's journal records it.

@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import math
 
-from attrs import evolve
-
 from ..errors import Refusal
-from ..model import Fight, LogKind
+from ..model import evolve, Fight, LogKind
 from . import commands as cs
 from .budget import allows, cap_of, left, left_text, tier_of, used_text
 from .common import cond_name, edit, get, log, roll, sheet
 from .defense import cover_level, defense
 from .health import add_condition, drop_condition, heal, lose
 from .model import Prompt, Weapon
-from .tables import COMPLEX, CONDITIONS, COVER, MARK, SIMPLE, Action, find_action
+from .tables import COMPLEX, CONDITIONS, COVER, MARK, SIMPLE, Action, catalog_ids, find_action
 from .turns import advance, check_actor, end_go
 
 #: Generic actions typed with a free text (`NAME compleja TEXTO`).
@@ -425,3 +423,22 @@ def _deal(fight: Fight, name: str, target: str, dice: int, margin: int, command:
         terms += f"−{armour}"
     fight, tail = lose(fight, target, dealt, wound=True, attack=True, kind=kind)
     return log(fight, f"{head}, daño {terms} = {dealt} {tail}", about)
+
+
+def available(fight: Fight, name: str) -> list[str]:
+    """The action ids `name` may take now (the picker and the `:` line's completion):
+    each checked like the command itself, with no target or roll."""
+    found = []
+    for id in catalog_ids():
+        try:
+            check(fight, cs.Act(name, id, form="simple" if id == "cubrirse" else None))
+        except Refusal:
+            if id == "cubrirse":
+                try:
+                    check(fight, cs.Act(name, id, form=COMPLEX))
+                except Refusal:
+                    continue
+            else:
+                continue
+        found.append(id)
+    return found

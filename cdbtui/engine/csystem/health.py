@@ -5,10 +5,8 @@ healing.  Rolls only the table can make are saved prompts (`Prompt`), answered b
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from ..errors import Refusal
-from ..model import Fight, LogKind
+from ..model import evolve, Fight, LogKind
 from .common import edit, get, log, roll, sheet
 from .model import CsCondition, CsSheet, Prompt
 

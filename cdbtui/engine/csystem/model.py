@@ -68,7 +68,7 @@ class Prompt:
     reason: str = ""
 
 
-@frozen
+@frozen(weakref_slot=False)
 class CsSheet:
     """A C-System combatant's sheet: what the GM typed and what the fight did to it."""
 
@@ -134,8 +134,6 @@ class CsSheet:
     unconscious_since: int | None = None
     #: Half its Aplomo was already crossed (the GM was asked once).
     composure_asked: bool = False
-    #: Cover's Puntos de Estructura when the GM typed them (0: not tracked).
-    cover_structure: int = 0
 
     def has(self, condition: str) -> bool:
         return any(c.id == condition for c in self.conditions)

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from attrs import evolve
-
 from .. import commands as cmd
 from ..conditions import HANDLERS as _CDB_CONDITIONS
 from ..errors import Refusal
 from ..extras import HANDLERS as _CDB_EXTRAS
 from ..limits import MOST_TURNS, check_state
-from ..model import Combatant, Fight, LogKind, mention_of
+from ..model import evolve, Combatant, Fight, LogKind, mention_of
 from . import commands as cs
 from .actions import act
 from .common import cond_name, edit, get, log, part, require_started, roll, sheet, with_part

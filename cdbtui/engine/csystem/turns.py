@@ -8,25 +8,22 @@ not had its go this turn (§3.5).  A go whose combatant waits for a pending roll
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from ..errors import Refusal
-from ..model import Fight, LogKind
+from ..limits import vouch
+from ..model import Combatant, Fight, LogKind, copier_of, evolve
 from .budget import combinations
 from .common import cond_name, edit, get, is_out, log, part, sheet
 from .defense import defense
 from .health import blocking, drop_condition, lose, prompt_text
-from .model import Prompt
+from .model import CsSheet, Prompt
 from .tables import CONDITIONS
 
 WAKE_AFTER = 10  # «Después de 1 minuto (10 asaltos)»
 
 
 def next_in_order(fight: Fight) -> str | None:
-    for name in part(fight).order:
-        if not sheet(get(fight, name)).acted:
-            return name
-    return None
+    waiting = {c.name for c in fight.combatants if not c.sheet.acted}
+    return next((name for name in part(fight).order if name in waiting), None)
 
 
 def advance(fight: Fight) -> Fight:
@@ -48,15 +45,33 @@ def advance(fight: Fight) -> Fight:
     return evolve(fight, actor=None)  # pragma: no cover - bounded above
 
 
+#: What a new turn resets on a sheet (the turn's counts; Defensa's changes wait for
+#: their owner's next start, §10), made once for these fields so that a turn of 200
+#: combatants stays cheap (benchmarks/csystem.py).  Every value is a constant or the
+#: old sheet's own, so `limits.check_state` need not look at a renewed one (`vouch`).
+_renewed_sheet = copier_of(CsSheet, (), {"acted": "False", "used": "()", "maneuvers": "()", "begun": "False"})
+_with_sheet = copier_of(Combatant, ("sheet",), {"sheet": "sheet"})
+
+
 def new_turn(fight: Fight) -> Fight:
-    """The turn after this one: everyone may have a go again (the turn's counts reset;
-    Defensa's changes wait for their owner's next start, §10)."""
+    """The turn after this one: everyone may have a go again."""
     reset = []
+    copies: list[Combatant] = []
+    sources: list[Combatant] = []
     for c in fight.combatants:
-        s = sheet(c)
-        weapons = tuple(w if not w.fired else evolve(w, fired=0) for w in s.weapons)
-        reset.append(evolve(c, sheet=evolve(s, acted=False, used=(), maneuvers=(), begun=False,
-                                            weapons=weapons)))
+        s = c.sheet
+        fired = s.weapons and any(w.fired for w in s.weapons)
+        if not (s.acted or s.used or s.maneuvers or s.begun or fired):
+            reset.append(c)
+            continue
+        s = _renewed_sheet(s)
+        if fired:
+            s = evolve(s, weapons=tuple(w if not w.fired else evolve(w, fired=0) for w in s.weapons))
+        new = _with_sheet(c, s)
+        reset.append(new)
+        copies.append(new)
+        sources.append(c)
+    vouch(copies, sources)
     fight = evolve(fight, combatants=tuple(reset), turn=fight.turn + 1, actor=None)
     return log(fight, f"— Turno {fight.turn} —", kind=LogKind.TURN)
 
