@@ -26,7 +26,7 @@ from .view import board_text, state_json
 USAGE = """\
 uso: cdbtui [--saves CARPETA]         pantalla inicial (partidas de ./saves o $CDBTUI_SAVES)
      cdbtui open RUTA | cdbtui RUTA    abrir una partida en la interfaz
-     cdbtui new RUTA [--rules cdb|walkure|csystem] [--seed N] [--grupo]
+     cdbtui new RUTA [--rules cdb|walkure|csystem|narrador] [--seed N] [--grupo]
      cdbtui do RUTA ORDEN [ORDEN ...]   ('-' lee órdenes de la entrada)
      cdbtui show RUTA [--json]
      cdbtui list                       las partidas de la carpeta, la más reciente primero
@@ -101,11 +101,11 @@ def _one_path(options: Options, usage: str) -> Path:
 
 def _new(args: list[str], folder: Path) -> int:
     options = Options(args, values=("--rules", "--seed"), flags=("--grupo",))
-    path = _one_path(options, "cdbtui new RUTA [--rules cdb|walkure|csystem] [--grupo]")
+    path = _one_path(options, "cdbtui new RUTA [--rules cdb|walkure|csystem|narrador] [--grupo]")
     _check_new_path(path)
     rules = options.values.get("--rules", "cdb")
     if rules not in SYSTEMS:
-        raise UsageError(f"reglas desconocidas «{rules}»: usa cdb, walkure o csystem")
+        raise UsageError(f"reglas desconocidas «{rules}»: usa cdb, walkure, csystem o narrador")
     seed = options.number("--seed", None)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")

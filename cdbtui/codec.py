@@ -28,7 +28,7 @@ from .engine.model import Stop
 AS_ARRAY = frozenset({Stop})
 
 #: Fields always written, even at their default, so that a save reads well by hand.
-ALWAYS = frozenset({"name", "rules", "turn", "ac_per_turn", "side", "status"})
+ALWAYS = frozenset({"name", "rules", "turn", "ac_per_turn", "side", "status", "system"})
 
 #: Bounds on numbers are the engine's own (`engine/limits.py`): one set of limits
 #: for what a command may make and what a file may hold.
@@ -117,13 +117,32 @@ def from_data(cls: type, data: Any, where: str = "") -> Any:
         raise DecodeError(where, f"valores incoherentes ({error})") from None
 
 
+def _tagged(options: list[type], value: Any, where: str) -> Any:
+    """A value of one of several attrs classes, told apart by their `system` field
+    (each class's default, always written: a ruleset's sheet)."""
+    if not all(isinstance(option, type) and attrs.has(option) for option in options):
+        raise TypeError(f"unsupported union {options!r}")
+    by_tag = {}
+    for option in options:
+        field = attrs.fields_dict(option).get("system")
+        if field is None:
+            raise TypeError(f"{option.__name__} has no `system` field to tell it apart")
+        by_tag[field.default] = option
+    if not isinstance(value, dict):
+        raise DecodeError(where, f"se esperaba una tabla, no {_describe(value)}")
+    tag = value.get("system")
+    if tag not in by_tag:
+        raise DecodeError(where, f"system: se esperaba {' o '.join(map(repr, by_tag))}, no {_describe(tag)}")
+    return from_data(by_tag[tag], value, where)
+
+
 def from_toml_value(kind: Any, value: Any, where: str, name: str = "") -> Any:
     """`value` read from TOML as an instance of the (resolved) type `kind`."""
     origin = typing.get_origin(kind)
     if origin in (types.UnionType, typing.Union):
         options = [arg for arg in typing.get_args(kind) if arg is not type(None)]
-        if len(options) != 1:
-            raise TypeError(f"unsupported union {kind!r}")
+        if len(options) > 1:
+            return _tagged(options, value, where)
         return from_toml_value(options[0], value, where, name)
     if origin is tuple:
         args = typing.get_args(kind)

@@ -34,8 +34,16 @@ from .engine.model import (
     Status,
     Track,
 )
-from .players import SECRET, player_log, players_notes, secret, visible
+from .players import (
+    SECRET,
+    cs_players_fight,
+    player_log,
+    players_notes,
+    secret,
+    visible,
+)
 from .printable import literal
+from .view import csystem as cs_view
 from .view.sheet import WITH_LEFT_IN_BRACKETS, conditions_text, note_text
 
 #: Heading of the log entries written before turn 1.
@@ -79,14 +87,37 @@ class TurnGroup:
 
 
 @frozen
+class CsRosterRow:
+    """A C-System combatant's line in the roster (SYSTEMS.md §2.1): as text."""
+
+    name: str
+    side: str
+    place: str
+    initiative: str
+    level: str
+    defense: str
+    vitality: str
+    #: Conditions, temporary changes, critical wounds, weapons and notes.
+    state: str
+
+    @property
+    def cells(self) -> tuple[str, ...]:
+        return (self.name, self.side, self.place, self.initiative, self.level,
+                self.defense, self.vitality, self.state)
+
+
+@frozen
 class Report:
     """Everything an export shows, as plain text pieces."""
 
     title: str
     rules: str
     details: tuple[str, ...]
-    roster: tuple[RosterRow, ...]
+    roster: tuple[RosterRow | CsRosterRow, ...]
     turns: tuple[TurnGroup, ...]
+    #: The roster's headings and the columns aligned right (numbers): the system's.
+    headings: tuple[str, ...] = ()
+    numeric: frozenset[int] = frozenset()
 
 
 # ---------------------------------------------------------------- the data
@@ -140,13 +171,11 @@ def _entry(entry: LogEntry) -> ReportLine:
 
 def build_report(fight: Fight, *, for_players: bool = False) -> Report:
     """The export's content: roster with final states, and the log turn by turn."""
+    if fight.rules == "csystem":
+        return _cs_report(fight, for_players)
     combatants = visible(fight) if for_players else fight.combatants
     roster = tuple(_row(c, fight, for_players) for c in combatants)
     log = player_log(fight) if for_players else fight.log
-    turns = []
-    for turn, entries in groupby(log, key=lambda e: e.turn):
-        shown = tuple(map(_entry, entries))
-        turns.append(TurnGroup(SETUP if turn < 1 else f"Turno {turn}", shown))
 
     details = [f"Reglas: {RULES_ES.get(fight.rules, fight.rules)}"]
     if fight.quick:
@@ -159,7 +188,67 @@ def build_report(fight: Fight, *, for_players: bool = False) -> Report:
         rules=RULES_ES.get(fight.rules, fight.rules),
         details=tuple(details),
         roster=roster,
-        turns=tuple(turns),
+        turns=_turns(log),
+        headings=ROSTER_HEADINGS,
+        numeric=_NUMERIC,
+    )
+
+
+def _turns(log) -> tuple[TurnGroup, ...]:
+    """The log entries grouped by turn ("Preparación" before turn 1)."""
+    return tuple(TurnGroup(SETUP if turn < 1 else f"Turno {turn}", tuple(map(_entry, entries)))
+                 for turn, entries in groupby(log, key=lambda e: e.turn))
+
+
+def _cs_row(c: Combatant, fight: Fight, for_players: bool) -> CsRosterRow:
+    """A C-System combatant's final state; `fight` is the players' one when
+    `for_players` (a private PNJ's numbers then as "?")."""
+    sheet = cs_view.sheet_of(c)
+    hide = for_players and cs_view.is_secret(c)
+    place = cs_view.place_of(fight, c.name)
+    states = cs_view.states_text(c, secret=hide)
+    state = [states] if states else []
+    if sheet.weapons:
+        state.append("armas: " + ", ".join(cs_view.weapon_text(w, secret=hide) for w in sheet.weapons))
+    if not hide:
+        state += [f"pendiente: {cs_view.prompt_text(p)}" for p in sheet.pending]
+    state += [f"nota: {note.text}" for note in c.notes]
+    if not for_players:
+        state += [flag for flag, on in (("oculto", c.hidden), ("privado", c.private)) if on]
+    return CsRosterRow(
+        name=c.name,
+        side=side_label(c.side),
+        place=NONE if place is None else str(place),
+        initiative=cs_view.initiative_text(sheet, hide),
+        level=SECRET if hide else str(sheet.level),
+        defense=cs_view.defense_text(sheet, hide),
+        vitality=cs_view.vitality_text(sheet, hide),
+        state=", ".join(state) if state else NONE,
+    )
+
+
+CS_ROSTER_HEADINGS = ("Nombre", "Bando", "Orden", "INI", "NH", "Def dist·cc", "Vitalidad", "Estado")
+_CS_NUMERIC = frozenset({2, 4})
+
+
+def _cs_report(fight: Fight, for_players: bool) -> Report:
+    """The C-System export: the list in initiative order with final states, and the
+    log turn by turn; for players, from `players.cs_players_fight` (no hidden PNJ,
+    no private PNJ's numbers, only the log entries they may read)."""
+    seen = cs_players_fight(fight) if for_players else fight
+    roster = tuple(_cs_row(c, seen, for_players) for c in cs_view.in_order(seen))
+    details = [f"Reglas: {cs_view.RULES_LABEL}"]
+    details.append(f"Turnos: {fight.turn}" if fight.started else "Sin empezar")
+    if for_players:
+        details.append("Versión para los jugadores")
+    return Report(
+        title=fight.name,
+        rules=cs_view.RULES_LABEL,
+        details=tuple(details),
+        roster=roster,
+        turns=_turns(seen.log),
+        headings=CS_ROSTER_HEADINGS,
+        numeric=_CS_NUMERIC,
     )
 
 
@@ -170,7 +259,9 @@ ROSTER_HEADINGS = (
 _NUMERIC = {2, 3}
 
 
-def _cells(row: RosterRow) -> tuple[str, ...]:
+def _cells(row: RosterRow | CsRosterRow) -> tuple[str, ...]:
+    if isinstance(row, CsRosterRow):
+        return row.cells
     return (row.name, row.side, row.ac_per_turn, row.start, row.wounds, row.fatigue, row.state)
 
 
@@ -210,8 +301,8 @@ def export_markdown(fight: Fight, *, for_players: bool = False) -> str:
     lines += [" · ".join(escape_md(d) for d in report.details), ""]
     lines += ["## Combatientes", ""]
     if report.roster:
-        lines.append("| " + " | ".join(ROSTER_HEADINGS) + " |")
-        lines.append("|" + "|".join("---:" if i in _NUMERIC else "---" for i in range(len(ROSTER_HEADINGS))) + "|")
+        lines.append("| " + " | ".join(report.headings) + " |")
+        lines.append("|" + "|".join("---:" if i in report.numeric else "---" for i in range(len(report.headings))) + "|")
         for row in report.roster:
             lines.append("| " + " | ".join(escape_md(cell) for cell in _cells(row)) + " |")
     else:
@@ -294,11 +385,11 @@ def export_html(fight: Fight, *, for_players: bool = False) -> str:
     ]
     if report.roster:
         out.append("<table>")
-        out.append("<thead><tr>" + "".join(f"<th>{_h(h)}</th>" for h in ROSTER_HEADINGS) + "</tr></thead>")
+        out.append("<thead><tr>" + "".join(f"<th>{_h(h)}</th>" for h in report.headings) + "</tr></thead>")
         out.append("<tbody>")
         for row in report.roster:
             cells = "".join(
-                f'<td class="num">{_h(cell)}</td>' if i in _NUMERIC else f"<td>{_h(cell)}</td>"
+                f'<td class="num">{_h(cell)}</td>' if i in report.numeric else f"<td>{_h(cell)}</td>"
                 for i, cell in enumerate(_cells(row))
             )
             out.append(f"<tr>{cells}</tr>")

@@ -18,6 +18,11 @@ start row, "?" for its AC): the rows are the countdown, which is public (its
 marker stands on that row until it acts), so its start moment is shown, in the
 export's roster too; its AC per turn, AC left, AC carried over, modifier and
 members are its numbers, shown as "?" or not at all.
+
+A C-System fight (`rules == "csystem"`) has no countdown: `players_fight` hands it
+to `cs_players_fight` (hidden PNJ out of the list and the order, a private PNJ's
+sheet stripped of its numbers, whose go it is without betraying a hidden one), and
+`view.csystem` paints it (`cs_player_lines`, `cs_players_json`).
 """
 
 from __future__ import annotations
@@ -25,10 +30,21 @@ from __future__ import annotations
 from attrs import evolve, field, frozen
 
 from .engine.countdown import fixes_moment, follow_countdown, next_go, next_moment
-from .engine.model import STATUS_ES, Combatant, Fight, LogEntry, LogKind, Note, Role, Status
+from .engine.csystem.model import CsCondition, CsSheet, Weapon, part_of
+from .engine.model import (
+    STATUS_ES,
+    Combatant,
+    Fight,
+    LogEntry,
+    LogKind,
+    Note,
+    Role,
+    Status,
+)
 from .engine.rules import queue
 from .engine.text import fold
 from .printable import literal
+from .view import csystem as cs_view
 from .view.sheet import countdown_parts, on_sheet
 
 #: What a private PNJ's number shows as, where one is shown (the export's roster).
@@ -129,6 +145,8 @@ def players_fight(fight: Fight) -> Fight:
     to that moment, waiters paying 1 AC per moment passed.  Applying it twice changes
     nothing more.
     """
+    if fight.rules == "csystem":
+        return cs_players_fight(fight)
     combatants = tuple(_with_players_notes(c, fight) for c in visible(fight))
     seen = evolve(fight, combatants=combatants, log=player_log(fight), window=None)
     if not fight.started:
@@ -145,7 +163,7 @@ def players_fight(fight: Fight) -> Fight:
 # ---------------------------------------------------------------- the log
 
 
-def shown_to_players(entry: LogEntry) -> bool:
+def shown_to_players(entry: LogEntry, *, targets_own_numbers: bool = False) -> bool:
     """Whether players may read a log entry, from what it records (never its wording).
 
     Not if it is about anyone hidden at that moment (a hidden PNJ, named in any
@@ -157,14 +175,17 @@ def shown_to_players(entry: LogEntry) -> bool:
     with no number it stays («Soldado 2 retrasa su acción»), unless it is a note
     (`LogKind.NOTE`: a `nota` is the DJ's words about it, RULES.md §5).  A private
     PNJ as a target or named in a free text leaves the entry: the numbers are the
-    actor's.
+    actor's.  With `targets_own_numbers` (C-System: an attack's line carries the
+    target's Defensa and its Vitalidad after the hit) a private PNJ as a target
+    counts as its actor.
     """
     about = entry.about
     if not about:
         return True
     if any(m.hidden for m in about):
         return False
-    if not any(m.private and m.role is Role.ACTOR for m in about):
+    roles = (Role.ACTOR, Role.TARGET) if targets_own_numbers else (Role.ACTOR,)
+    if not any(m.private and m.role in roles for m in about):
         return True
     return entry.kind is not LogKind.NOTE and not _has_number(entry)
 
@@ -192,12 +213,13 @@ def player_log(fight: Fight, limit: int | None = None) -> tuple[LogEntry, ...]:
     of what was already decided."""
     if limit is not None and limit <= 0:
         return ()
+    strict = fight.rules == "csystem"  # see `shown_to_players`
     kept: list[LogEntry] = []
     if limit is None:
-        kept = [for_players(e) for e in fight.log if shown_to_players(e)]
+        kept = [for_players(e) for e in fight.log if shown_to_players(e, targets_own_numbers=strict)]
     else:  # the newest first, stopping once there are enough
         for entry in reversed(fight.log):
-            if shown_to_players(entry):
+            if shown_to_players(entry, targets_own_numbers=strict):
                 kept.append(for_players(entry))
                 if len(kept) == limit:
                     break
@@ -207,6 +229,8 @@ def player_log(fight: Fight, limit: int | None = None) -> tuple[LogEntry, ...]:
 
 def player_headline(fight: Fight) -> str:
     """The big line of the player view: "Turno 2 · Momento 5 · Actúa: Sven"."""
+    if fight.rules == "csystem":
+        return cs_player_headline(fight)
     if not fight.started:
         return f"{literal(fight.name)} · preparación"
     return " · ".join(countdown_parts(players_fight(fight), whole_queue=False))
@@ -214,6 +238,8 @@ def player_headline(fight: Fight) -> str:
 
 def player_queue(fight: Fight) -> str:
     """The queue at this moment for the players: "Cola: Sven → Soldado 1" (or "—")."""
+    if fight.rules == "csystem":
+        return cs_player_queue(fight)
     names = [literal(c.name) for c in queue(players_fight(fight))]
     return "Cola: " + (" → ".join(names) if names else "—")
 
@@ -256,6 +282,8 @@ def on_deck(seen: Fight) -> tuple[str, ...]:
 
 def player_banner(fight: Fight) -> Banner:
     """What the large layout's top shows, from `players_fight`."""
+    if fight.rules == "csystem":
+        return cs_player_banner(fight)
     seen = players_fight(fight)
     if not seen.started:
         return Banner("Preparación", "", seen.name, "", "")
@@ -307,6 +335,8 @@ def pc_rows(fight: Fight) -> tuple[PcRow, ...]:
     Only PJ (`bando=pj`): a private PNJ's numbers can never reach it.  Before the
     fight starts the AC shown are the AC per turn.
     """
+    if fight.rules == "csystem":
+        return ()  # C-System's PJ are in the list itself (`cs_player_lines`)
     seen = players_fight(fight)
     line = queue(seen)
     head = line[0].key if line else None
@@ -349,6 +379,8 @@ class PlayerView:
 def player_view(fight: Fight, *, log_lines: int = 20) -> PlayerView:
     """The players' whole screen as data (the widgets only paint it)."""
     seen = players_fight(fight)
+    if seen.rules == "csystem":
+        return cs_player_view(seen, log_lines=log_lines)
     return PlayerView(
         fight=seen,
         headline=player_headline(seen),
@@ -363,3 +395,133 @@ def _literal_entry(entry: LogEntry) -> LogEntry:
     """A log entry whose text is safe to paint (`literal`); the same entry if it was."""
     text = literal(entry.text)
     return entry if text == entry.text else evolve(entry, text=text)
+
+
+# ---------------------------------------------------------------- C-System (SYSTEMS.md §2.1)
+
+
+def _names_hidden(fight: Fight, text: str | None) -> bool:
+    """Whether a text the DJ typed names someone hidden from the players now."""
+    return bool(text) and any(m.hidden for m in fight.mentions((), free=text))
+
+
+def _cs_public_sheet(sheet: CsSheet) -> CsSheet:
+    """A private PNJ's sheet with only what players can see at the table: what it
+    did this turn, its conditions (no values, no durations), its weapons (no
+    ammunition), its place's marks; every number back to its default, and no
+    prompt (a pain roll waiting would tell its Vitalidad fell below its CON)."""
+    return CsSheet(
+        after=sheet.after, shift=sheet.shift, acted=sheet.acted, used=sheet.used,
+        maneuvers=sheet.maneuvers, surprised=sheet.surprised, begun=sheet.begun,
+        conditions=tuple(CsCondition(c.id) for c in sheet.conditions),
+        weapons=tuple(Weapon(w.name, modes=w.modes, mode=w.mode, ranged=w.ranged)
+                      for w in sheet.weapons),
+    )
+
+
+def _cs_players_combatant(c: Combatant, fight: Fight) -> Combatant:
+    """`c` as players see it: no private PNJ's numbers (`_cs_public_sheet`), no
+    notes they may not read, nothing naming a hidden combatant (whom it follows, a
+    condition's value, a weapon's name)."""
+    sheet = c.sheet if isinstance(c.sheet, CsSheet) else CsSheet()
+    if secret(c):
+        sheet = _cs_public_sheet(sheet)
+    after = None if sheet.after is not None and _hidden_name(fight, sheet.after) else sheet.after
+    conditions = tuple(cond if not _names_hidden(fight, cond.value) else evolve(cond, value=None)
+                       for cond in sheet.conditions)
+    weapons = tuple(w if not _names_hidden(fight, w.name) else evolve(w, name=SECRET)
+                    for w in sheet.weapons)
+    if (after, conditions, weapons) != (sheet.after, sheet.conditions, sheet.weapons):
+        sheet = evolve(sheet, after=after, conditions=conditions, weapons=weapons)
+    notes = players_notes(c, fight)
+    if sheet is c.sheet and notes == c.notes:
+        return c
+    return evolve(c, sheet=sheet, notes=notes)
+
+
+def _hidden_name(fight: Fight, name: str) -> bool:
+    """A combatant's name players must not read: a hidden one's, or one on no roster."""
+    other = fight.find(name)
+    return other is None or other.hidden
+
+
+def cs_player_actor(fight: Fight) -> str | None:
+    """Whose go players see: the actor if visible; while a hidden PNJ has its go,
+    the visible combatant who acts next (the first in the order who has not had
+    its go this turn), as if the hidden one were not there; None when no visible
+    combatant is left to act this turn."""
+    actor = fight.find(fight.actor) if fight.started and fight.actor else None
+    if actor is None:
+        return None
+    if not actor.hidden:
+        return actor.name
+    for name in part_of(fight).order:
+        c = fight.find(name)
+        if c is None or c.hidden or c.key == actor.key:
+            continue
+        if not (isinstance(c.sheet, CsSheet) and c.sheet.acted):
+            return c.name
+    return None
+
+
+def cs_players_fight(fight: Fight) -> Fight:
+    """A C-System fight as the players see it (`players_fight`'s C-System branch):
+    hidden PNJ gone (from the roster and the order), private PNJ's numbers gone
+    (`_cs_players_combatant`: the views show "?"), the log `player_log`'s, whose go
+    it is by `cs_player_actor`.  Applying it twice changes nothing more."""
+    combatants = tuple(_cs_players_combatant(c, fight) for c in visible(fight))
+    part = part_of(fight)
+    order = tuple(name for name in part.order if not _hidden_name(fight, name))
+    actor = cs_player_actor(fight)
+    cs = evolve(part, order=order)
+    return evolve(fight, combatants=combatants, log=player_log(fight), window=None,
+                  actor=actor, cs=cs)
+
+
+def cs_players_json(fight: Fight) -> dict:
+    """What a players' client may be sent: `cs_state_json` of the players' fight,
+    a private PNJ's numbers as null."""
+    return cs_view.cs_state_json(cs_players_fight(fight), for_players=True)
+
+
+def cs_player_lines(fight: Fight, *, log_lines: int = 20) -> list[str]:
+    """The players' board as text lines: the big line, the list (private PNJ's
+    numbers as "?"), the states, the prompts, the log they may read."""
+    return cs_view.cs_lines(cs_players_fight(fight), for_players=True, log_lines=log_lines)
+
+
+def cs_player_headline(fight: Fight) -> str:
+    """"Turno 2 · Actúa: Centella"."""
+    return cs_view.headline(cs_players_fight(fight))
+
+
+def cs_player_queue(fight: Fight) -> str:
+    """"Orden: Doctor Ruina → Sicario 1 → Centella → Titán" (or "—")."""
+    names = [literal(name) for name in part_of(cs_players_fight(fight)).order]
+    return "Orden: " + (" → ".join(names) if names else "—")
+
+
+def cs_player_banner(fight: Fight) -> Banner:
+    """The large layout's top for C-System: the turn, who acts, who comes next."""
+    seen = cs_players_fight(fight)
+    if not seen.started:
+        return Banner("Preparación", "", seen.name, "", "")
+    turn = f"Turno {seen.turn}"
+    if seen.actor is None:
+        return Banner(turn, "", "turno terminado", "", "esperando al turno siguiente")
+    then = cs_view.next_after(seen)
+    deck = f"luego: {then.name}" if then is not None else "luego: fin del turno"
+    return Banner(turn, "", "Actúa", seen.actor, "", deck)
+
+
+def cs_player_view(seen: Fight, *, log_lines: int = 20) -> PlayerView:
+    """`player_view` for C-System, from the players' fight `seen`; no PJ strip (the
+    PJ are rows of the list, `cs_player_lines`)."""
+    return PlayerView(
+        fight=seen,
+        headline=cs_player_headline(seen),
+        queue=cs_player_queue(seen),
+        banner=cs_player_banner(seen),
+        pcs=(),
+        log=tuple(_literal_entry(e) for e in seen.log[-log_lines:]) if log_lines > 0 else (),
+    )

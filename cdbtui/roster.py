@@ -20,7 +20,10 @@ from .engine.errors import Refusal
 from .engine.model import DEFAULT_BOXES, Combatant, Fight
 from .engine.parser import parse, take_name
 from .engine.rules import apply, new_fight
+from .engine.session import Session
 from .files import SaveError, write_atomic
+from .funnel import SaveFile
+from .library import free_path
 from .store import table_text
 
 FILE_NAME = "_grupo.toml"
@@ -179,3 +182,34 @@ def party_lines(folder: Path, present: tuple[str, ...] = ()) -> list[str]:
     """The `alta` lines of the party members not already in the fight."""
     taken = {name.casefold() for name in present}
     return [m.line() for m in load_roster(folder) if m.name.casefold() not in taken]
+
+
+# ---------------------------------------------------------------- C-System's demo fight
+
+#: C-System's demo: the rooftop of CSYSTEM.md §12, its four combatants with their
+#: weapons and initiatives, started (turn 1, Centella's go).
+CS_DEMO_NAME = "azotea"
+CS_DEMO_TITLE = "Azotea"
+CS_DEMO_LINES = (
+    "alta Centella bando=pj nh=5 des=6 ale=4 per=8 con=5 rd=3",
+    "arma Centella pistola modos=sa cargador=15 dano=2d6",
+    "alta Titán bando=pj nh=1 des=3 ale=2 per=4 con=7 rd=2",
+    "arma Titán puños dano=3d6",
+    'alta "Sicario 1" nh=1 des=4 ale=3 per=4 con=4 rd=2',
+    'arma "Sicario 1" subfusil modos=fa cargador=30 dano=2d6',
+    'alta "Doctor Ruina" nh=9 des=5 ale=6 per=7 con=6 rd=3',
+    'arma "Doctor Ruina" rayo distancia dano=3d6',
+    "iniciativa Centella 22",
+    'iniciativa "Doctor Ruina" 22',
+    'iniciativa "Sicario 1" 18',
+    "iniciativa Titán 14",
+    "empezar",
+)
+
+
+def create_cs_demo(folder: Path) -> Path:
+    """Write C-System's demo fight to a new file in `folder` (never overwrites), its
+    lines run through the same funnel as any command."""
+    path = free_path(Path(folder), CS_DEMO_NAME)
+    SaveFile.start(path, Session.new(CS_DEMO_TITLE, "csystem", 0), list(CS_DEMO_LINES))
+    return path

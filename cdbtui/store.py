@@ -64,6 +64,7 @@ from attrs import define, evolve, field
 from .codec import DecodeError, from_data, to_data
 from .engine.catalog import SYSTEMS, TALENT_ES, catalog_for
 from .engine.csystem.rules import consistency as cs_consistency
+from .engine.narrador.rules import consistency as narr_consistency
 from .engine.limits import MOMENT, name_problem
 from .engine.errors import Refusal
 from .engine.tomlerrors import toml_error as _toml_error
@@ -558,10 +559,10 @@ def _decode_fight(table: Any, header: str, structured: bool = True) -> Fight:
                    log=log)
     if fight.rules not in SYSTEMS:
         raise SaveError(f"[{header}] › rules: reglas desconocidas «{brief(fight.rules)}»"
-                        " (cdb, walkure o csystem)")
-    if fight.rules == "csystem":
-        return _checked_csystem(fight, header)
-    if fight.cs is not None or any(c.sheet is not None for c in fight.combatants):
+                        " (cdb, walkure, csystem o narrador)")
+    if fight.rules in ("csystem", "narrador"):
+        return _checked_system(fight, header)
+    if fight.cs is not None or fight.narr is not None or any(c.sheet is not None for c in fight.combatants):
         raise SaveError(f"[{header}]: datos de C-System en un combate de {brief(fight.rules)}")
     if fight.started and not fight.quick and fight.moment is None:
         raise SaveError(f"[{header}]: el combate va por el turno {fight.turn} pero falta «moment»")
@@ -582,9 +583,9 @@ def _decode_fight(table: Any, header: str, structured: bool = True) -> Fight:
     return fight
 
 
-def _checked_csystem(fight: Fight, header: str) -> Fight:
-    """A C-System fight opens only if it is one (`csystem.rules.consistency`)."""
-    problem = cs_consistency(fight)
+def _checked_system(fight: Fight, header: str) -> Fight:
+    """A C-System or storyteller fight opens only if it is one (their `consistency`)."""
+    problem = (cs_consistency if fight.rules == "csystem" else narr_consistency)(fight)
     if problem is not None:
         raise SaveError(f"[{header}]: {problem}")
     return fight

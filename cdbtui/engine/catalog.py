@@ -60,8 +60,8 @@ from .text import fold, slug
 #: The rulesets with a maneuver catalog in AC (the countdown: RULES.md).
 RULESETS = ("cdb", "walkure")
 #: Every ruleset a fight may choose (`cdbtui new --rules`): the countdown's and C-System.
-SYSTEMS = ("cdb", "walkure", "csystem")
-RULES_ES = {"cdb": "CdB", "walkure": "Walküre", "csystem": "C-System"}
+SYSTEMS = ("cdb", "walkure", "csystem", "narrador")
+RULES_ES = {"cdb": "CdB", "walkure": "Walküre", "csystem": "C-System", "narrador": "Narrador"}
 
 #: Talents that maneuvers ask for, by id, with their book names.
 TALENT_ES = {

@@ -242,7 +242,7 @@ def _cs_after_name(fight: Fight, done: list[Token], c: Combatant, j: int) -> _St
     if action is None:
         return _NOTHING
     rest = done[j + 1:]
-    if action.id == "atacar" and not any(fold(t.value) in TARGET_WORDS for t in rest):
+    if action.id in ("atacar", "primeros-auxilios", "golpe-de-gracia", "sacudir") and not any(fold(t.value) in TARGET_WORDS for t in rest):
         state = _names_then(fight, done, j + 1, lambda target, _: _State(("attack-options",), c))
         kinds = tuple("target" if kind == "name" else kind for kind in state.kinds)
         return _State(kinds, c, None, state.name_from, False, state.unfinished)

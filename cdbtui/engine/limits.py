@@ -195,6 +195,12 @@ def text_problem(text: str, limit: int = TEXT_LENGTH) -> str | None:
 
 
 _CHECKERS: dict[type, object] = {}
+#: A field holding one of several attrs classes (see `_checker`).
+_ANY = object()
+
+
+def _by_type(value: object):
+    return _checker(type(value))(value)
 
 
 def _checker(cls: type):
@@ -228,10 +234,11 @@ def _checker(cls: type):
             block.append(f"        return ({name!r}, v)")
         else:
             inner = typing.get_args(kind)
-            child = next((t for t in (kind, *inner) if isinstance(t, type) and attrs.has(t)), None)
-            if child is None:
+            found = [t for t in (kind, *inner) if isinstance(t, type) and attrs.has(t)]
+            if not found:
                 continue
-            children[name] = child
+            # Several attrs classes (a ruleset's sheet): the value's own class decides.
+            children[name] = found[0] if len(found) == 1 else _ANY
             many = typing.get_origin(kind) is tuple
             block.append(f"for v in o.{name}:" if many else f"v = o.{name}")
             pad = "    " if many else ""
@@ -246,7 +253,8 @@ def _checker(cls: type):
         body.append(f"    if p is None or o.{name} is not p.{name}:")
         body.extend("        " + line for line in block)
     body.append("    return None")
-    scope: dict[str, object] = {f"_{name}": _checker(child) for name, child in children.items()}
+    scope: dict[str, object] = {f"_{name}": _by_type if child is _ANY else _checker(child)
+                                for name, child in children.items()}
     exec("\n".join(body), scope)  # noqa: S102 - generated from attrs fields, no input
     checker = _CHECKERS[cls] = scope["check"]
     return checker

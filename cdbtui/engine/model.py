@@ -20,6 +20,7 @@ import attrs
 from attrs import field, frozen
 
 from .csystem.model import CsPart, CsSheet
+from .narrador.model import NarrPart, NarrSheet
 from .text import fold
 
 
@@ -338,7 +339,7 @@ class Combatant:
     first_aid: bool = False
     #: Another ruleset's sheet (C-System: `csystem.model.CsSheet`), by composition
     #: (SYSTEMS.md §4); None for CdB and Walküre, whose fields are the ones above.
-    sheet: CsSheet | None = None
+    sheet: CsSheet | NarrSheet | None = None
 
     @property
     def key(self) -> str:
@@ -901,6 +902,8 @@ class Fight:
     window: Window | None = None
     #: Another ruleset's part of the fight (C-System: the order of initiative).
     cs: CsPart | None = None
+    #: The storyteller system's part of the fight (the phase, this turn's order).
+    narr: NarrPart | None = None
 
     def find(self, name: str) -> Combatant | None:
         combatants = self.combatants
@@ -1001,6 +1004,8 @@ class Fight:
     def turn_over(self) -> bool:
         if not self.started:
             return False
+        if self.narr is not None:
+            return self.narr.phase == "over"
         if self.quick or self.cs is not None:  # everyone has had their go (some may
             return self.actor is None  # keep AC to react); C-System: nobody's go is on
         return roster_fact(self.combatants, "unfinished", _unfinished, _derive_unfinished) == 0
@@ -1053,5 +1058,5 @@ def _derive_unfinished(count: int, combatants, changes, positions) -> int:
     return count
 
 
-for _cls in (Combatant, Fight, CsSheet):
+for _cls in (Combatant, Fight, CsSheet, NarrSheet):
     _FAST[_cls] = (frozenset(f.name for f in attrs.fields(_cls)), _copier(_cls))

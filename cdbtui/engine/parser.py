@@ -211,6 +211,9 @@ def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
     if fight.rules == "csystem":
         from .csystem.parser import parse as parse_csystem  # (it builds on this module)
         return parse_csystem(line, fight)
+    if fight.rules == "narrador":
+        from .narrador.parser import parse as parse_narrador
+        return parse_narrador(line, fight)
     body = line.strip().removeprefix(":").strip()
     head, _, text = body.partition(" ")
     if KEYWORDS.get(fold(head[:20])) == "casa":

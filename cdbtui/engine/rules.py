@@ -32,6 +32,7 @@ from .conditions import COVER_NOTE
 from .countdown import open_window, settle, window_base
 from .csystem.model import CsPart
 from .csystem.rules import apply as csystem_apply
+from .narrador.rules import apply as narrador_apply, new_fight as narrador_new_fight
 from .errors import Refusal
 from .limits import check_state
 from .maneuvers import MOUNTED_CHARGE, RANGED_GROUP
@@ -100,6 +101,8 @@ def apply(fight: Fight, command: cmd.Command) -> Fight:
     action's advance (`window_base`), and the advance is made again from there."""
     if fight.rules == "csystem":
         return csystem_apply(fight, command)
+    if fight.rules == "narrador":
+        return narrador_apply(fight, command)
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise Refusal(f"Orden desconocida: {command!r}")
@@ -124,6 +127,8 @@ def new_fight(name: str = "Combate", rules: str = "cdb", seed: int = 0) -> Fight
     if rules == "csystem":
         return Fight(name=name, rules=rules, seed=seed, cs=CsPart()).note(
             f"Combate «{name}» ({RULES_ES[rules]})", kind=LogKind.SETUP)
+    if rules == "narrador":
+        return narrador_new_fight(name, seed)
     catalog(rules)
     return Fight(name=name, rules=rules, seed=seed).note(
         f"Combate «{name}» ({RULES_ES[rules]})", kind=LogKind.SETUP

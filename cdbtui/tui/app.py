@@ -33,6 +33,7 @@ from ..printable import literal
 from ..files import SaveError
 from ..funnel import CONFIRM, Reloaded, SaveFile, house_file_line
 from ..view import selection_order
+from ..view.cslist import cs_selection_order, is_csystem
 from ..view.finder import after_command, step, tab_order
 from .commands import FightCommands, Palette
 from .styles import css_path, theme_for_terminal
@@ -224,10 +225,14 @@ class CdbApp(App[int]):
             return False
         if self.save_file is not None:
             self.session = self.save_file.session
-        self._show(outcome.fight, follow=True, keep=self._kept(line, outcome, before))
+        csystem = is_csystem(outcome.fight)
+        keep = self._kept_cs(before, outcome.fight) if csystem else self._kept(line, outcome, before)
+        self._show(outcome.fight, follow=True, keep=keep)
         self.timings.append(time.perf_counter() - began)
         if outcome.kind in (UNDO, REDO):  # say what: "Deshecho: Mike disparar-armas-largas"
             tell(self, outcome.message)
+        if csystem:  # C-System's turn ends and the next begins by itself (CSYSTEM §4.1)
+            return True
         if outcome.fight.turn_over and not before.turn_over and outcome.kind == DO:
             self._propose_new_turn(outcome.fight)
         return True
@@ -263,9 +268,31 @@ class CdbApp(App[int]):
         now = outcome.fight.find(self.selected)
         return self.selected if now is not None and now.status not in _FINISHED else None
 
+    def _kept_cs(self, before: Fight, after: Fight) -> str | None:
+        """C-System: who is selected after a command.  A new go (the actor changed)
+        selects the new actor (None); otherwise the selection stays where the DJ put
+        it, while that combatant is still in the fight."""
+        if before.actor != after.actor:
+            return None
+        selected = self.selected
+        return selected if selected and after.find(selected) is not None else None
+
     def _show(self, fight: Fight, *, follow: bool, keep: str | None = None) -> None:
         """Push `fight` down; `follow`: select `keep`, or else the head of the queue
         (nobody acting: the selection stays, or the first column)."""
+        self._ensure_screen(fight)
+        if follow and is_csystem(fight):  # whose go it is, or the first of the list
+            names = cs_selection_order(fight)
+            if keep is not None and fight.find(keep) is not None:
+                chosen = fight.find(keep).name
+            elif fight.actor and fight.find(fight.actor) is not None:
+                chosen = fight.find(fight.actor).name
+            elif self.selected is not None and fight.find(self.selected) is not None:
+                chosen = self.selected
+            else:
+                chosen = names[0] if names else None
+            self.set_reactive(CdbApp.selected, chosen)
+            follow = False
         if follow:
             line = queue(fight)
             if keep is not None and fight.find(keep) is not None:
@@ -287,11 +314,21 @@ class CdbApp(App[int]):
         if screen is not None:
             screen.show_selection(self.fight, selected)
 
+    def _ensure_screen(self, fight: Fight | None) -> None:
+        """The fight screen of `fight`'s rules (C-System's list or CdB's grid): the
+        one under the start screen is swapped when a fight of the other rules opens."""
+        from .screens.fight import CsFightScreen, FightScreen
+
+        wanted = CsFightScreen if is_csystem(fight) else FightScreen
+        screen = self._fight_screen()
+        if screen is not None and type(screen) is not wanted and screen is self.screen:
+            self.switch_screen(wanted())
+
     def _fight_screen(self):
-        from .screens.fight import FightScreen
+        from .screens.fight import CsFightScreen, FightScreen
 
         for screen in self.screen_stack:
-            if isinstance(screen, FightScreen):
+            if isinstance(screen, (FightScreen, CsFightScreen)):
                 return screen
         return None
 
@@ -306,7 +343,7 @@ class CdbApp(App[int]):
         fight = self.fight
         if fight is None:
             return
-        names = selection_order(fight)
+        names = cs_selection_order(fight) if is_csystem(fight) else selection_order(fight)
         if names:
             self.selected = step(names, self.selected, amount) if self.selected in names \
                 else names[0]
@@ -316,6 +353,9 @@ class CdbApp(App[int]):
         holders and waiters (`view.finder.tab_order`); nobody: the columns."""
         fight = self.fight
         if fight is None:
+            return
+        if is_csystem(fight):
+            self.move_selection(amount)
             return
         order = tab_order(fight, selection_order(fight))
         if not order:
@@ -377,6 +417,8 @@ class CdbApp(App[int]):
 
         if self.fight is None:
             return
+        if is_csystem(self.fight):  # completed from C-System's words
+            from .screens.fight import CsCommandLine as CommandLine
         self.push_screen(CommandLine(self.fight, text), self._run_optional)
 
     def open_add_form(self) -> None:
@@ -394,7 +436,7 @@ class CdbApp(App[int]):
     def open_help(self) -> None:
         from .screens.help import HelpScreen
 
-        self.push_screen(HelpScreen())
+        self.push_screen(HelpScreen(self.fight.rules if self.fight is not None else "cdb"))
 
     def _run_optional(self, line: str | None) -> None:
         if line:

@@ -36,8 +36,10 @@ from ..files import SaveError
 from ..follow import Follower
 from ..players import PcRow, PlayerView, player_view
 from ..view import Sheet
+from ..view.cslist import is_csystem
 from .styles import css_path, theme_for_terminal
 from .widgets.fightlog import FightLog
+from .widgets.cslist import CsListView
 from .widgets.sheet import SheetView
 from .widgets.keybar import KeyBar
 
@@ -154,6 +156,7 @@ class PlayerApp(App[int]):
             yield Static(id="player-queue")
             yield Static(id="player-status")
             yield SheetView(for_players=True, gap=GAP_NORMAL, id="player-sheet")
+            yield CsListView(for_players=True, id="player-list")
             yield Static(Content("Aún no hay nadie en la plantilla"), id="player-empty")
             yield PcStrip(id="player-pcs")
             yield FightLog(id="player-log")
@@ -165,6 +168,7 @@ class PlayerApp(App[int]):
         self.query_one("#player-log").border_title = "Registro"
         self.query_one("#player-pcs").display = False
         self.query_one("#player-empty").display = False
+        self.query_one("#player-list").display = False
         self._apply_layout()
         # The first read is done at once, so the first frame already shows the fight.
         signature = file_signature(self.path)
@@ -250,9 +254,17 @@ class PlayerApp(App[int]):
         self.query_one("#player-queue", Static).update(
             Content(f"{literal(view.fight.name)} · {view.queue}"))
         sheet = self.query_one(SheetView)
-        sheet.show(view.fight, None)
-        empty = not sheet.sheet.columns
-        sheet.display = not empty
+        listed = self.query_one(CsListView)
+        if is_csystem(view.fight):  # C-System: the list in initiative order
+            sheet.display = False
+            listed.show(view.fight, None)
+            empty = not view.fight.combatants
+            listed.display = not empty
+        else:
+            listed.display = False
+            sheet.show(view.fight, None)
+            empty = not sheet.sheet.columns
+            sheet.display = not empty
         self.query_one("#player-empty").display = empty
         self.query_one(PcStrip).show(view.pcs)
         self.query_one(FightLog).show(view.log)

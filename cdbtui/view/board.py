@@ -12,6 +12,7 @@ from ..engine.model import (
 )
 from ..engine.rules import queue
 from ..printable import literal
+from .csystem import cs_board_text, cs_state_json
 from .sheet import (
     WITH_LEFT_IN_BRACKETS,
     build_sheet,
@@ -57,6 +58,8 @@ def summary_line(c: Combatant, fight: Fight) -> str:
 
 def board_text(fight: Fight, *, log_lines: int = 5) -> str:
     """The plain-text board that `cdbtui do` and `cdbtui show` print."""
+    if fight.rules == "csystem":
+        return cs_board_text(fight, log_lines=log_lines)
     sheet = build_sheet(fight)
     lines = [header(fight), ""]
     if sheet.columns:
@@ -78,6 +81,8 @@ def window_moment(fight: Fight) -> int | None:
 
 def state_json(fight: Fight) -> dict:
     """The state contract of `cdbtui show --json` (COMMANDS.md)."""
+    if fight.rules == "csystem":
+        return cs_state_json(fight)
     return {
         "schema": 1,
         "name": fight.name,

@@ -27,6 +27,11 @@ AMMO_SHARE = {"quarter": 4, "half": 2}
 NAMES_ES = {"quarter": "25 %", "half": "50 %"}
 
 
+def the(weapon: str) -> str:
+    """A weapon's name with its article ("el subfusil", "la pistola": by its ending)."""
+    return f"{'la' if weapon.rstrip().lower().endswith('a') else 'el'} {weapon}"
+
+
 def _kind(fight: Fight, name: str, action: Action, command: cs.Act) -> str:
     """complex / simple / free / turn: what this action costs this time (§4.4)."""
     s = sheet(get(fight, name))
@@ -42,7 +47,7 @@ def _kind(fight: Fight, name: str, action: Action, command: cs.Act) -> str:
         if "pesado" in weapon.modes:
             return "turn"
         return SIMPLE if weapon.mode == "simple" or weapon.modes == ("simple",) else COMPLEX
-    return action.type if action.type in (COMPLEX, SIMPLE) else action.type
+    return action.type
 
 
 def _check_budget(fight: Fight, name: str, kind: str, label: str) -> None:
@@ -63,7 +68,8 @@ def _check_budget(fight: Fight, name: str, kind: str, label: str) -> None:
         raise Refusal(f"{name} está {cond_name(why)}: solo puede hacer {what}{tail}")
     most_complex = max(c for c, _ in tier_of(s.level))
     if kind == COMPLEX and s.used.count(COMPLEX) >= most_complex:
-        raise Refusal(f"{name} (nivel {s.level}) ya usó su acción compleja: le queda {left_text(left(s))}")
+        what = "su acción compleja" if most_complex == 1 else "sus acciones complejas"
+        raise Refusal(f"{name} (nivel {s.level}) ya usó {what}: le queda {left_text(left(s))}")
     raise Refusal(f"{name} (nivel {s.level}) ya hizo {used_text(s.used)}: solo le queda {left_text(left(s))}")
 
 
@@ -122,9 +128,9 @@ def _check_fire(name: str, action: Action, weapon: Weapon | None) -> None:
     if weapon is None or not weapon.is_ranged or not weapon.magazine:
         return
     if weapon.ammo == 0:
-        raise Refusal(f"El {weapon.name} de {name} no tiene munición: recarga")
+        raise Refusal(f"{the(weapon.name).capitalize()} de {name} no tiene munición: recarga")
     if (weapon.mode == "simple" or weapon.modes == ("simple",)) and weapon.fired >= 1:
-        raise Refusal(f"El {weapon.name} es de fuego simple: solo un disparo por turno")
+        raise Refusal(f"{the(weapon.name).capitalize()} es de fuego simple: solo un disparo por turno")
     if action.ammo == "all":
         need = math.ceil(weapon.magazine * 3 / 4)
         if weapon.ammo < need:
@@ -176,10 +182,12 @@ def check(fight: Fight, command: cs.Act) -> tuple[Action | None, str]:
         if weapon is None:
             raise Refusal(f"{name} no tiene el arma «{command.words[0]}»")
         if command.words[1] not in weapon.modes:
-            raise Refusal(f"El {weapon.name} no tiene el modo «{command.words[1]}» (tiene:"
+            raise Refusal(f"{the(weapon.name).capitalize()} no tiene el modo «{command.words[1]}» (tiene:"
                           f" {', '.join(weapon.modes) or 'ninguno'})")
     if action.attack or action.needs:
         weapon = _attack_weapon(s, action, command.weapon, name)
+        if action.attack == "melee" and weapon is not None and weapon.is_ranged:
+            raise Refusal(f"{action.name} necesita un ataque cuerpo a cuerpo o sin armas (no {the(weapon.name)})")
         _check_fire(name, action, weapon)
     if command.roll is not None and command.target is None and action.attack:
         raise Refusal(f"Falta el objetivo: «{name} {action.id} a OBJETIVO tirada=N»")
@@ -354,14 +362,14 @@ def _attack(fight: Fight, command: cs.Act, action: Action, label: str) -> Fight:
         fight = _set_weapon(fight, name, evolve(weapon, ammo=weapon.ammo - rounds, fired=fired))
         shots = f" ({rounds} bala{'s' if rounds != 1 else ''}, {weapon.ammo} → {weapon.ammo - rounds})"
         if weapon.rate and fired > weapon.rate:
-            fight = log(fight, f"Aviso: el {weapon.name} ha disparado {fired} balas este turno (CAD {weapon.rate})",
+            fight = log(fight, f"Aviso: {the(weapon.name)} ha disparado {fired} balas este turno (CAD {weapon.rate})",
                         about, warning=True, kind=LogKind.RULE)
     if ranged and s.aim:
         fight = edit(fight, name, aim=0)
     if ranged and cover_level(s) is not None:
         fight = edit(fight, name, cover_lost=sheet(get(fight, name)).cover_lost + 1)
-        fight = log(fight, f"{name} dispara desde la cobertura: la pierde en parte hasta su próximo turno",
-                    [name], kind=LogKind.RULE)
+        fight = log(fight, f"Aviso: {name} dispara desde la cobertura: la pierde en parte hasta su próximo turno",
+                    [name], warning=True, kind=LogKind.RULE)
     if command.target is None:
         return log(fight, f"{label}{shots}", about)
     target = get(fight, command.target)
@@ -422,7 +430,7 @@ def _deal(fight: Fight, name: str, target: str, dice: int, margin: int, command:
     if armour:
         terms += f"−{armour}"
     fight, tail = lose(fight, target, dealt, wound=True, attack=True, kind=kind)
-    return log(fight, f"{head}, daño {terms} = {dealt} {tail}", about)
+    return log(fight, f"{head}, daño {terms} = {dealt} {tail}", about, kind=LogKind.DAMAGE)
 
 
 def available(fight: Fight, name: str) -> list[str]:

@@ -34,7 +34,7 @@ def dex_term(sheet: CsSheet, *, attacker_invisible: bool = False) -> tuple[int, 
         return 0, "atacante invisible"
     dex = effective_dex(sheet)
     ids = {c.id for c in sheet.conditions}
-    for id in ("indefenso", "paralizado", "inconsciente"):
+    for id in ("indefenso", "paralizado", "inconsciente", "moribundo"):
         if id in ids:
             return 0, CONDITIONS[id].name.lower()
     if "sujeto" in ids:
@@ -86,14 +86,13 @@ def defense(sheet: CsSheet, *, attacker_invisible: bool = False) -> Defense:
         parts.append(("esquivar", sheet.dodge))
     if sheet.charged:
         parts.append(("cargar", -2))
-    both = ranged = melee = 0
+    ranged = melee = 0
     for condition in sheet.conditions:
         info = CONDITIONS.get(condition.id)
         if info is None:
             continue
         if info.defense:
             parts.append((info.id, info.defense))
-            both += 0
         if info.defense_ranged:
             parts.append((info.id, info.defense_ranged))
             ranged += info.defense_ranged
@@ -104,9 +103,8 @@ def defense(sheet: CsSheet, *, attacker_invisible: bool = False) -> Defense:
     if level is not None:
         parts.append(("cobertura", COVER[level]))
         ranged += COVER[level]
-    shared = sum(value for label, value in parts if label not in ("cobertura",)
-                 and not label.startswith("cc:")
-                 and not (label == "tumbado"))
+    shared = sum(value for label, value in parts
+                 if label not in ("cobertura", "tumbado") and not label.startswith("cc:"))
     return Defense(shared + ranged, shared + melee, tuple(parts))
 
 

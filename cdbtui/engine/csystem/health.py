@@ -75,7 +75,7 @@ def lose(fight: Fight, name: str, amount: int, *, wound: bool, attack: bool, kin
         return fight, f"→ {s.vitality}/{s.vitality_max}"
     if kind == "conmocion" and s.composure is not None:
         return _lose_composure(fight, name, amount)
-    if attack and s.has("inconsciente") and s.vitality <= 0 and not s.robot:
+    if attack and (s.has("inconsciente") or s.has("moribundo")) and s.vitality <= 0 and not s.robot:
         s = add_condition(s, "muerto")
         fight = edit(fight, name, conditions=s.conditions)
         return log(fight, f"{name} estaba inconsciente con {s.vitality} de Vitalidad: muere", [name],
@@ -219,6 +219,12 @@ def heal(fight: Fight, name: str, amount: int, why: str = "") -> Fight:
     before = s.vitality
     s = evolve(s, vitality=min(s.vitality + amount, s.vitality_max))
     extra = ""
+    if s.robot and s.vitality > 0 and s.has("inutilizado"):  # repaired: back, but tumbado (§9.9)
+        s = add_condition(drop_condition(s, "inutilizado"), "tumbado")
+        extra = ": se reactiva (tumbado)"
+    if s.robot and s.has("averiado") and s.vitality * 4 >= s.vitality_max * 3:
+        s = drop_condition(s, "averiado")
+        extra += "; ya no está averiado"
     if s.vitality > 0 and (s.has("inconsciente") or s.has("moribundo")):
         s = drop_condition(evolve(s, unconscious_since=None), "inconsciente", "moribundo", "estabilizado")
         s = add_condition(s, "tumbado")
@@ -229,9 +235,12 @@ def heal(fight: Fight, name: str, amount: int, why: str = "") -> Fight:
     if s.vitality >= s.con and (s.has("herido") or s.has("malherido")):
         s = drop_condition(s, "herido", "malherido")
         extra += "; ya no está herido"
+    if s.vitality >= s.con and any(p.roll == "dolor" for p in s.pending):
+        s = evolve(s, pending=tuple(p for p in s.pending if p.roll != "dolor"))
+        extra += "; ya no hace falta la tirada de dolor"
     fight = fight.replace(evolve(get(fight, name), sheet=s))
     return log(fight, f"{name}{why} recupera {s.vitality - before} de Vitalidad → {s.vitality}/{s.vitality_max}{extra}",
-               [name], kind=LogKind.CONDITION)
+               [name], kind=LogKind.HEAL)
 
 
 def spend_energy(fight: Fight, name: str, delta: int) -> Fight:
@@ -267,8 +276,6 @@ def adjust_composure(fight: Fight, name: str, delta: int) -> Fight:
     if cond is not None and cond.value == "aplomo" and s.composure >= 5:
         s = drop_condition(s, "inconsciente")
         extra = ": despierta (tumbado)"
-    if s.composure > s.composure_max // 2:
-        s = evolve(s, composure_asked=False)
     fight = fight.replace(evolve(get(fight, name), sheet=s))
     return log(fight, f"{name}: Aplomo {delta:+d} → {s.composure}/{s.composure_max}{extra}", [name],
                kind=LogKind.CONDITION)

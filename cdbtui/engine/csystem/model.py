@@ -72,6 +72,8 @@ class Prompt:
 class CsSheet:
     """A C-System combatant's sheet: what the GM typed and what the fight did to it."""
 
+    #: Which ruleset's sheet this is (a save tells the sheets apart by it).
+    system: str = "csystem"
     level: int = 1
     dex: int = 0
     alerta: int = 0

@@ -85,9 +85,11 @@ def change_value(fight: Fight, name: str, value: int, why: str) -> Fight:
     order = part(fight).order
     at = order.index(name)
     where = f"pasa tras {order[at - 1]}" if at > 0 else "pasa a ser el primero"
+    about = [name, order[at - 1]] if at > 0 else [name]
     if before == at:
         where = "no cambia de lugar"
-    return log(fight, f"{name}: {why}: iniciativa {old} → {value}, {where}", [name], kind=LogKind.ORDER)
+        about = [name]
+    return log(fight, f"{name}: {why}: iniciativa {old} → {value}, {where}", about, kind=LogKind.ORDER)
 
 
 def initiative_roll(fight: Fight, name: str, die: int) -> tuple[int, str]:

@@ -51,6 +51,8 @@ TRAITS = ("acrobacias", "artes-marciales", "espadachin", "robot")
 SIDES = {"pj": "pj", "pc": "pj", "pnj": "pnj", "npc": "pnj"}
 TARGET_WORDS = frozenset({"a", "contra", "at", "vs", "to"})
 FORMS = {"simple": "simple", "compleja": "complex", "complex": "complex"}
+#: Actions whose target may follow them directly («ataca OBJETIVO», «primeros-auxilios OBJETIVO»).
+_DIRECT_TARGET = frozenset({"atacar", "primeros-auxilios", "golpe-de-gracia", "sacudir"})
 #: Option words of actions, kept folded (the rest, e.g. a weapon's name, as typed).
 _OPTION_WORDS = frozenset({"parcial", "casi-completa", "carga", "area"})
 TYPES = {fold(t): t for t in DAMAGE_TYPES} | {"lethal": "letal", "ballistic": "balistico", "energy": "energia",
@@ -244,8 +246,10 @@ def _parse_add(tokens: list[str]) -> cs.Add:
             key_of = {"nh": "level", "des": "dex", "ale": "alerta", "per": "per", "con": "con", "vol": "wil",
                       "fue": "strength", "vel": "spd", "pv": "vitality", "aplomo": "composure",
                       "energia": "energy", "bdef": "def_bonus", "escudo": "shield", "ini": "ini_mod"}[canon]
-            if canon in ("des", "ale", "per", "con", "vol", "fue", "vel") and not 0 <= n <= 30:
-                raise Refusal(f"{canon.upper()} {n}: los atributos van de 0 a 30")
+            if canon in ("des", "per", "con", "vol", "fue", "vel") and not 0 <= n <= 10:
+                raise Refusal(f"{canon.upper()} {n}: los atributos van de 1 a 10")
+            if canon == "ale" and not 0 <= n <= 15:
+                raise Refusal(f"Alerta {n}: la habilidad va de 0 a 15")
             if canon in ("pv", "aplomo", "energia") and n < 1:
                 raise Refusal(f"{canon}= debe ser al menos 1")
             fields[key_of] = n
@@ -380,13 +384,13 @@ def _parse_act(fight: Fight, name: str, action: str, tokens: list[str]) -> cs.Ac
             continue
         kept.append(word)
         index += 1
-    if action == "atacar" and target is None and kept:
+    if action in _DIRECT_TARGET and target is None and kept:
         person, tail = take_name(fight, kept)
         target, kept = person.name, tail
     form = None
     amount = None
     rest_words: list[str] = []
-    for word in kept:
+    for word in ([] if action == "cambiar-modo" else kept):
         f = fold(word)
         if f in FORMS and form is None:
             form = FORMS[f]

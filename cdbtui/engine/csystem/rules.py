@@ -17,7 +17,7 @@ from ..extras import HANDLERS as _CDB_EXTRAS
 from ..limits import MOST_TURNS, check_state
 from ..model import evolve, Combatant, Fight, LogKind, mention_of
 from . import commands as cs
-from .actions import act
+from .actions import act, the
 from .common import cond_name, edit, get, log, part, require_started, roll, sheet, with_part
 from .defense import defense
 from .health import (
@@ -34,7 +34,7 @@ from .health import (
 from .model import CsSheet, Weapon
 from .order import change_value, initiative_roll, move_next_to, note_ties, place_by_value, position, resort, swap
 from .tables import CONDITIONS, COVER, condition_info
-from .turns import advance, check_actor, end_go, finish, new_turn, start_go
+from .turns import advance, check_actor, end_go, finish, new_turn, replaced, resume
 
 
 def default_vitality(con: int, level: int) -> int:
@@ -48,7 +48,8 @@ def _add(fight: Fight, command: cs.Add) -> Fight:
     if command.level < 1:
         raise Refusal("El nivel heroico (nh=) es al menos 1")
     traits = dict(t.partition(":")[::2] for t in command.traits)
-    vitality = command.vitality if command.vitality is not None else default_vitality(command.con, command.level)
+    vitality = command.vitality if command.vitality is not None else max(
+        default_vitality(command.con, command.level), 1)
     if vitality < 1:
         raise Refusal(f"La Vitalidad de {command.name} debe ser al menos 1 (pv={vitality})")
     s = CsSheet(
@@ -97,11 +98,9 @@ def _join(fight: Fight, name: str) -> Fight:
     actor = position(fight, fight.actor) if fight.actor else None
     if actor is not None and at is not None and at < actor:
         fight = edit(fight, name, acted=True)
-        fight = log(fight, f"{name} entra en el orden antes de quien actúa: su primer turno será el siguiente",
-                    [name], kind=LogKind.ORDER)
-    elif fight.actor is None and not fight.started:
-        pass
-    return fight
+        return log(fight, f"{name} entra en el orden antes de quien actúa: su primer turno será el siguiente",
+                   [name], kind=LogKind.ORDER)
+    return replaced(fight, name)
 
 
 def _initiative(fight: Fight, command: cs.Initiative) -> Fight:
@@ -111,7 +110,7 @@ def _initiative(fight: Fight, command: cs.Initiative) -> Fight:
         fight = edit(fight, c.name, initiative=command.value)
         fight = log(fight, f"Iniciativa de {c.name}: {command.value}", [c.name], kind=LogKind.SETUP)
         return _join(fight, c.name)
-    return change_value(fight, c.name, command.value, "cambio del DJ")
+    return replaced(change_value(fight, c.name, command.value, "cambio del DJ"), c.name)
 
 
 def _roll(fight: Fight, command: cmd.Roll) -> Fight:
@@ -144,7 +143,8 @@ def _surprise(fight: Fight, command: cmd.Surprise) -> Fight:
 
 
 def _swap(fight: Fight, command: cmd.Swap) -> Fight:
-    return swap(fight, get(fight, command.first).name, get(fight, command.second).name)
+    a, b = get(fight, command.first).name, get(fight, command.second).name
+    return replaced(swap(fight, a, b), a, b)
 
 
 def _place(fight: Fight, command: cs.Place) -> Fight:
@@ -156,8 +156,9 @@ def _place(fight: Fight, command: cs.Place) -> Fight:
             raise Refusal(f"{name} aún no tiene lugar en el orden (le falta la iniciativa)")
     fight = move_next_to(fight, a, b, command.before)
     value = sheet(get(fight, a)).initiative
-    return log(fight, f"El DJ coloca a {a} {'antes de' if command.before else 'tras'} {b} (iniciativa {value})",
-               [a, b], kind=LogKind.ORDER)
+    fight = log(fight, f"El DJ coloca a {a} {'antes de' if command.before else 'tras'} {b} (iniciativa {value})",
+                [a, b], kind=LogKind.ORDER)
+    return replaced(fight, a)
 
 
 def _begin(fight: Fight, command: cmd.Begin) -> Fight:
@@ -191,12 +192,15 @@ def _lower(fight: Fight, command: cs.Lower) -> Fight:
         text = f"{name} se retrasa al final del orden (iniciativa {sheet(get(fight, name)).initiative})"
     else:
         other = get(fight, command.after).name
+        if other not in order:
+            raise Refusal(f"Retrasarse: {other} aún no tiene lugar en el orden (le falta la iniciativa)")
         if order.index(other) <= order.index(name):
             raise Refusal(f"Retrasarse: {other} no actúa después de {name}")
         fight = move_next_to(fight, name, other, False)
         fight = edit(fight, name, after=other)
         text = f"{name} se retrasa tras {other}: iniciativa {sheet(get(fight, name)).initiative} (tras {other})"
-    fight = log(evolve(fight, actor=None), text, [name], kind=LogKind.ORDER)
+    followed = [] if command.after is None else [get(fight, command.after).name]
+    fight = log(evolve(fight, actor=None), text, [name, *followed], kind=LogKind.ORDER)
     return advance(fight)
 
 
@@ -239,7 +243,7 @@ def _damage(fight: Fight, command: cs.Damage) -> Fight:
     fight, tail = lose(fight, name, dealt, wound=not command.bleed, attack=False, kind=command.kind)
     what = "sangrado" if command.bleed else f"daño {command.kind}"
     rd = f" − {command.dr} RD" if command.dr else ""
-    fight = log(fight, f"{name}: {what} {command.amount}{rd} = {dealt} {tail}", [name], kind=LogKind.CONDITION)
+    fight = log(fight, f"{name}: {what} {command.amount}{rd} = {dealt} {tail}", [name], kind=LogKind.DAMAGE)
     return _after_change(fight, name)
 
 
@@ -312,10 +316,8 @@ def _set_condition(fight: Fight, command: cs.SetCondition) -> Fight:
             raise Refusal(f"{name} no está {id}")
         fight = edit(fight, name, conditions=drop_condition(s, id).conditions)
         fight = log(fight, f"{name}: −{id}", [name], kind=LogKind.CONDITION)
-        if id == "ensordecido":
-            fight = change_value(fight, name, (s.initiative or 0) + 5, "deja de estar ensordecido")
-        if id == "apresado":
-            pass
+        if id == "ensordecido" and s.initiative is not None:
+            fight = replaced(change_value(fight, name, s.initiative + 5, "deja de estar ensordecido"), name)
         return _after_change(fight, name)
     if command.turns is not None and not 1 <= command.turns <= MOST_TURNS:
         raise Refusal(f"turnos= entre 1 y {MOST_TURNS} (pedido: {command.turns})")
@@ -330,7 +332,7 @@ def _set_condition(fight: Fight, command: cs.SetCondition) -> Fight:
     lasting = "" if command.turns is None else f" ({command.turns} turno{'s' if command.turns != 1 else ''})"
     fight = log(fight, f"{name}: +{shown}{lasting}", [name], kind=LogKind.CONDITION)
     if id == "ensordecido" and known is None and s.initiative is not None:
-        fight = change_value(fight, name, s.initiative - 5, "ensordecido")
+        fight = replaced(change_value(fight, name, s.initiative - 5, "ensordecido"), name)
     if id == "inconsciente":
         t = sheet(get(fight, name))
         fight = edit(fight, name, conditions=add_condition(t, "tumbado").conditions,
@@ -349,8 +351,10 @@ def _after_change(fight: Fight, name: str) -> Fight:
     if fight.actor != name or not fight.started:
         return fight
     s = sheet(get(fight, name))
+    if not _ready(s):
+        return fight
     if not s.begun:
-        return start_go(fight, name) if _ready(s) else fight
+        return resume(fight, name)
     from .budget import combinations, left
     if combinations(s) == ((0, 0),) or any(s.has(x) for x in ("muerto", "inconsciente", "moribundo")):
         return finish(fight, name, f"{name} ya no puede actuar: termina su turno")
@@ -371,9 +375,9 @@ def _ammo(fight: Fight, command: cs.Ammo) -> Fight:
     if weapon is None:
         raise Refusal(f"{name} no tiene el arma «{command.weapon}»")
     if weapon.magazine and not 0 <= command.count <= weapon.magazine:
-        raise Refusal(f"Munición {command.count}: el cargador del {weapon.name} es de {weapon.magazine}")
+        raise Refusal(f"Munición {command.count}: el cargador de {the(weapon.name)} es de {weapon.magazine}")
     if not weapon.magazine:
-        raise Refusal(f"El {weapon.name} no tiene cargador")
+        raise Refusal(f"{the(weapon.name).capitalize()} no tiene cargador")
     weapons = tuple(evolve(w, ammo=command.count) if w is weapon else w for w in s.weapons)
     fight = edit(fight, name, weapons=weapons)
     return log(fight, f"{name}: {weapon.name} {command.count}/{weapon.magazine}", [name], kind=LogKind.SETUP)
@@ -436,7 +440,7 @@ def consistency(fight: Fight) -> str | None:
         return "alguien con iniciativa no está en el orden"
     if fight.actor is not None and fight.actor not in order:
         return f"le toca a «{fight.actor}», que no está en el orden"
-    if fight.moment is not None or fight.window is not None or fight.quick:
+    if fight.moment is not None or fight.window is not None or fight.quick or fight.narr is not None:
         return "tiene momentos de la cuenta atrás de CdB"
     return None
 

@@ -97,6 +97,8 @@ def start_go(fight: Fight, name: str) -> Fight:
         return _end(fight, name, f"{name} ha muerto")
     if lost is not None:
         return _end(fight, name, lost)
+    if blocking(s) is not None:  # a roll asked at its start (agonía, waking): the go waits
+        return fight
     if combinations(s) == ((0, 0),):
         return _end(fight, name, f"{name} {_why_not(s)}: pierde su turno")
     return fight
@@ -164,6 +166,38 @@ def _start_effects(fight: Fight, name: str) -> tuple[Fight, str | None]:
         fight = log(fight, f"{name} mantiene la presa a {cond.value}: gasta ■ en «presa» o la suelta (gratis)",
                     [name], kind=LogKind.RULE)
     return fight, None
+
+
+def replaced(fight: Fight, *changed: str) -> Fight:
+    """After the order changed (a new value, a GM's re-placing, a swap, a newcomer:
+    `changed` are those moved): the next to act is the first in the order who has
+    not had its go (§3.5).  An actor whose go is under way keeps it when another is
+    lifted above it (that one acts next); an actor that was itself moved below one
+    who has not acted, or one whose go has not begun, gives way, and goes on at its
+    new place."""
+    if not fight.started:
+        return fight
+    actor = fight.actor
+    first = next_in_order(fight)
+    if actor is None:
+        return advance(fight) if first is not None else fight
+    if first == actor:
+        return fight
+    if actor in changed or not sheet(get(fight, actor)).begun:
+        return advance(evolve(fight, actor=None))
+    return fight
+
+
+def resume(fight: Fight, name: str) -> Fight:
+    """`name`'s go after its pending roll is answered: it begins (when it had not),
+    or goes on; one who can do nothing has it ended, and the next begins."""
+    s = sheet(get(fight, name))
+    if not s.begun:
+        fight = start_go(fight, name)
+        return fight if fight.actor is not None else advance(fight)
+    if combinations(s) == ((0, 0),) or any(s.has(x) for x in ("muerto", "inconsciente", "moribundo")):
+        return advance(end_go(fight, name, f"{name} {_why_not(s)}: pierde su turno"))
+    return fight
 
 
 def _end(fight: Fight, name: str, why: str | None) -> Fight:

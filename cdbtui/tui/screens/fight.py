@@ -17,22 +17,27 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.screen import Screen
-from textual.widgets import Static
+from textual.screen import ModalScreen, Screen
+from textual.suggester import Suggester
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
 
 from ...engine import options as engine_options
 from ...engine.commands import quote
+from ...engine.csystem import budget as cs_budget
 from ...engine.errors import Refusal
 from ...engine.model import ACTIVE, Fight
 from ...engine.options import YES, Options, Verdict
 from ...engine.queries import is_incapacitated
-from ...keys import When, all_keys, footer_keys
+from ...keys import SCOPE_ORDER, Entry, Key, Scope, When, all_keys, footer_keys
 from ...printable import literal
 from ...roster import member_from_combatant, party_lines, put_member, roster_path
 from ...store import SaveError
-from ...view import selection_order, status_line
+from ...view import cslist, selection_order, status_line
 from ...view.finder import matches, step as advance_in
 from ..text import plain, tell
+from .prompt import CommandLine, listed, typeable
+from ..widgets.cslist import CsListView
 from ..widgets.fightlog import FightLog
 from ..widgets.panel import SidePanel, legend_markup
 from ..widgets.sheet import SheetView
@@ -105,6 +110,13 @@ class FightScreen(Screen):
         self.query_one("#finder").display = False
         self.query_one(SheetView).focus()
         self._fold_legend()
+        self._ready = True
+        if getattr(self.app, "fight", None) is not None:  # swapped in for an open fight
+            self.show(self.app.fight, self.app.selected)
+
+    #: Composed and mounted: `show` paints (a screen swapped in by the app for a CdB
+    #: fight after a C-System one is shown once mounted).
+    _ready = False
 
     def on_resize(self) -> None:
         self._fold_legend()
@@ -127,6 +139,8 @@ class FightScreen(Screen):
     _header: str | None = None
 
     def show(self, fight: Fight | None, selected: str | None) -> None:
+        if not self._ready or cslist.is_csystem(fight):
+            return
         header = status_line(fight) if fight is not None else "Sin combate abierto"
         if header != self._header:
             self._header = header
@@ -137,6 +151,8 @@ class FightScreen(Screen):
         self._refresh_bindings_if_changed()
 
     def show_selection(self, fight: Fight | None, selected: str | None) -> None:
+        if not self._ready or cslist.is_csystem(fight):
+            return
         self.query_one(SheetView).select(selected)
         self.query_one(SidePanel).show(fight, selected)
         self._refresh_bindings_if_changed()
@@ -187,6 +203,8 @@ class FightScreen(Screen):
             return YES
         fight: Fight | None = getattr(self.app, "fight", None)
         if fight is None:
+            return Verdict(False, NO_FIGHT)
+        if cslist.is_csystem(fight):  # this screen is being swapped for CsFightScreen
             return Verdict(False, NO_FIGHT)
         if when is When.FIGHT:
             return YES
@@ -455,3 +473,424 @@ class FightScreen(Screen):
 
     def action_help(self) -> None:
         self.app.open_help()
+
+
+# ---------------------------------------------------------------- C-System (SYSTEMS.md §2.1)
+
+#: C-System's keys (one table: the screen's bindings and the help's lines).  The
+#: go's keys act for whoever's go it is (the actor); d, e, p for the selected.
+CS_KEYS: tuple[Entry, ...] = (
+    Entry("c / v", "acción compleja ■ / simple □ de quien actúa (escribe qué: «compleja TEXTO»)", (
+        Key("c", "cs_line('complex')", "cs-complex", "■ compleja", "c", When.FIGHT, Scope.SELECTED),
+        Key("v", "cs_line('simple')", "cs-simple", "□ simple", "v", When.FIGHT, Scope.SELECTED),
+    )),
+    Entry("m / ⏎", "maniobra o acción de quien actúa: solo las que su presupuesto permite y no"
+          " ha usado este turno", (
+        Key("m,enter", "cs_pick", "cs-maneuver", "maniobra", "m", When.FIGHT, Scope.SELECTED),
+    )),
+    Entry("a", "atacar: elige el objetivo y escribe la tirada («ataca OBJETIVO tirada=»)", (
+        Key("a", "cs_attack", "cs-attack", "atacar", "a", When.FIGHT, Scope.SELECTED),
+    )),
+    Entry("r", "retrasarse: actuar tras otro («retrasa tras OTRO» o «retrasa final»)", (
+        Key("r", "cs_line('lower')", "cs-lower", "retrasarse", "r", When.FIGHT, Scope.SELECTED),
+    )),
+    Entry("f", "fin del turno propio de quien actúa (lo que le queda se pierde)", (
+        Key("f", "cs_done", "cs-done", "fin", "f", When.FIGHT, Scope.SELECTED),
+    )),
+    Entry("espacio", "siguiente: termina el turno propio actual y pasa al siguiente", (
+        Key("space", "cs_next", "cs-next", "siguiente", "␣", When.FIGHT, Scope.COUNTDOWN),
+    )),
+    Entry("t", "terminar el turno ya (quienes no han actuado pierden su turno propio)", (
+        Key("t", "cs_new_turn", "cs-new-turn", "turno", None, When.FIGHT, Scope.COUNTDOWN),
+    )),
+    Entry("d / e", "daño / estado (condición) del seleccionado", (
+        Key("d", "cs_line('damage')", "cs-damage", "daño", "d", When.FIGHT, Scope.SELECTED),
+        Key("e", "cs_line('condition')", "cs-condition", "estado", "e", When.FIGHT, Scope.SELECTED),
+    )),
+    Entry("p", "responder la tirada pendiente del seleccionado (dolor, refleja, crítica)", (
+        Key("p", "cs_answer", "cs-answer", "tirada", "p", When.FIGHT, Scope.SELECTED),
+    )),
+    Entry("i / n", "iniciativa del seleccionado / alta de un combatiente (en la línea de órdenes)", (
+        Key("i", "cs_line('initiative')", "cs-initiative", "iniciativa", None, When.FIGHT),
+        Key("n", "cs_line('add')", "cs-add", "alta", None, When.FIGHT),
+    )),
+    Entry("u / ctrl+z, ctrl+y", "deshacer, rehacer", (
+        Key("u,ctrl+z", "undo", "cs-undo", "deshacer", "u", When.FIGHT, Scope.HISTORY),
+        Key("ctrl+y", "redo", "cs-redo", "rehacer", None, When.FIGHT, Scope.HISTORY),
+    )),
+    Entry("← → ↑ ↓ / h l k j", "mover la selección por la lista", (
+        Key("left,h,up,k", "move(-1)", "cs-move-up", "anterior", None, When.FIGHT, priority=True),
+        Key("right,l,down,j", "move(1)", "cs-move-down", "siguiente", None, When.FIGHT,
+            priority=True),
+    )),
+    Entry(":", "línea de órdenes (todas las órdenes de C-System)", (
+        Key("colon", "command_line", "cs-command-line", "orden", ":", When.FIGHT),
+    )),
+    Entry("?", "esta ayuda: teclas, marcas, órdenes y decisiones de reglas", (
+        Key("question_mark", "help", "cs-help", "ayuda", "?", When.ALWAYS),
+    )),
+    Entry("L", "mostrar u ocultar la leyenda", (
+        Key("L", "legend", "cs-legend", "leyenda", None, When.ALWAYS),
+    )),
+    Entry("q / ctrl+q", "volver a la lista de combates / salir; todo queda guardado", (
+        Key("q", "leave", "cs-leave", "cerrar", None, When.ALWAYS),
+    )),
+)
+_CS_ALL = tuple(key for entry in CS_KEYS for key in entry.bindings)
+_CS_BY_KEY = {name: key for key in _CS_ALL for name in key.keys.split(",")}
+#: What the prefilled lines of `cs_line` start with ({actor}, {name}: quoted names).
+_CS_LINES = {
+    "complex": "{actor} compleja ",
+    "simple": "{actor} simple ",
+    "lower": "{actor} retrasa tras ",
+    "damage": "dano {name} ",
+    "condition": "estado {name} +",
+    "initiative": "iniciativa {name} ",
+    "add": "alta ",
+}
+#: The answer command of each prompt (`Prompt.roll`).
+_ANSWERS = {"dolor": "dolor {name} ", "refleja": "refleja {name} ", "critica": "critica {name} ",
+            "aplomo": "estado {name} +inconsciente"}
+NO_GO = "Nadie está actuando: «empezar» (o espacio) abre el primer turno propio"
+
+
+def cs_legend_markup() -> str:
+    return legend_markup(cslist.LEGEND_SHORT)
+
+
+class CsSuggester(Suggester):
+    """The ghost text of C-System's `:` line: what Tab would add, when only one fits."""
+
+    def __init__(self, fight: Fight) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self.fight = fight
+
+    async def get_suggestion(self, value: str) -> str | None:
+        line, more = cslist.complete(self.fight, value)
+        return typeable(line) if line is not None and not more else None
+
+
+class CsCommandLine(CommandLine):
+    """The `:` line for a C-System fight: the same line, completed from C-System's
+    words (`view.cslist.complete`; the command language's own completion knows CdB)."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="command-line", classes="dialog"):
+            yield Input(self.text, placeholder="orden (p. ej. centella apuntar, siguiente, dano titan 3)",
+                        suggester=CsSuggester(self.fight), id="command-input")
+            yield Static("", id="command-hint", classes="hint")
+
+    def _hint(self, value: str, *, tabbed: bool = False) -> None:
+        _, found = cslist.complete(self.fight, value)
+        if tabbed and found:
+            text = f"Varias opciones ({len(found)}), sigue escribiendo: {listed(list(found))}"
+        else:
+            text = "⏎ ejecutar · Esc cancelar · Tab completa nombres, acciones y palabras"
+        self.query_one("#command-hint", Static).update(plain(text))
+
+    def action_complete(self) -> None:
+        box = self.query_one(Input)
+        before, after = box.value[:box.cursor_position], box.value[box.cursor_position:]
+        line, found = cslist.complete(self.fight, before)
+        value = typeable(line)
+        if value is not None:
+            box.value = value + after
+            box.cursor_position = len(value)
+        if found:
+            self.tabbed = box.value
+            self._hint(box.value, tabbed=True)
+
+
+class CsPicker(ModalScreen[tuple[str, bool] | None]):
+    """A list to choose from (the actor's allowed actions, or an attack's target);
+    dismisses with (line, complete) or None."""
+
+    BINDINGS = [Binding("escape", "cancel", "cancelar", key_display="esc")]
+
+    def __init__(self, title: str, choices: tuple[cslist.ActionChoice, ...]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.choices = choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="picker", classes="dialog"):
+            yield Static(plain(self.title_text), id="picker-title")
+            yield OptionList(*(Option(Content(c.label)) for c in self.choices), id="picker-list")
+            yield Static("⏎ elegir · ↑↓ moverse · Esc cancelar", classes="hint")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        choice = self.choices[event.option_index]
+        self.dismiss((choice.line, choice.complete))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class CsFightScreen(Screen):
+    """The C-System fight: the order of initiative as a list (`CsListView`), the same
+    side panel, log and footer, and C-System's keys (`CS_KEYS`).  Every key builds a
+    command line for `app.run_line` (or opens it on the `:` line to finish).  Not a
+    `FightScreen`: Textual would run that screen's handlers (mount, keys) too."""
+
+    BINDINGS = [
+        Binding(key.keys, key.action, key.label, show=key.shown is not None,
+                key_display=key.shown, id=key.id, priority=key.priority)
+        for key in sorted(_CS_ALL, key=lambda key: SCOPE_ORDER.index(key.scope))
+    ]
+    _ready = False
+    _header: str | None = None
+    _binding_signature: tuple = ()
+    _verdicts: tuple[Fight | None, str | None, dict] = (None, None, {})
+    _legend_shown: bool | None = None
+
+    def on_resize(self) -> None:
+        if self._ready:
+            self._fold_legend()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return bool(self.applies(action, parameters))
+
+    def applies(self, action: str, parameters: tuple[object, ...] = ()) -> Verdict:
+        """Whether a key applies now (asked once per state and selection)."""
+        fight = getattr(self.app, "fight", None)
+        selected = self.app.selected
+        known_fight, known_selected, memo = self._verdicts
+        if known_fight is not fight or known_selected != selected:
+            memo = {}
+            self._verdicts = (fight, selected, memo)
+        key = (action, parameters)
+        verdict = memo.get(key)
+        if verdict is None:
+            verdict = memo[key] = self._applies(action, parameters)
+        return verdict
+
+    def action_move(self, step: int) -> None:
+        self.app.move_selection(step)
+
+    def action_legend(self) -> None:
+        self._legend_shown = self.query_one("#legend").has_class("-folded")
+        self._fold_legend()
+
+    def action_leave(self) -> None:
+        self.app.leave_fight()
+
+    def action_undo(self) -> None:
+        self.app.run_line("deshacer")
+
+    def action_redo(self) -> None:
+        self.app.run_line("rehacer")
+
+    def action_command_line(self) -> None:
+        self.app.open_command_line("")
+
+    def action_help(self) -> None:
+        self.app.open_help()
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="fight-header")
+        with Horizontal(id="main"):
+            yield CsListView(id="sheet")
+            with Vertical(id="side"):
+                yield SidePanel(id="panel")
+                yield Static(cs_legend_markup(), id="legend")
+        yield FightLog(id="log")
+        yield Static("", id="finder")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one("#sheet").border_title = "Orden"
+        self.query_one("#log").border_title = "Registro"
+        self.query_one("#finder").display = False
+        self.query_one(CsListView).focus()
+        self._fold_legend()
+        self._ready = True
+        self.show(getattr(self.app, "fight", None), self.app.selected)
+
+    def _fold_legend(self) -> None:
+        shown = self._legend_shown
+        if shown is None:
+            shown = self.app.size.height >= LEGEND_ROWS
+        legend = self.query_one("#legend", Static)
+        if legend.has_class("-folded") == shown:
+            legend.set_class(not shown, "-folded")
+            legend.update(cs_legend_markup() if shown else "[b]Leyenda[/b] [$text-muted](L)[/]")
+
+    # ------------------------------------------------------------ state in
+
+    def show(self, fight: Fight | None, selected: str | None) -> None:
+        if not self._ready:
+            return
+        header = cslist.cs_header(fight) if fight is not None else "Sin combate abierto"
+        if header != self._header:
+            self._header = header
+            self.query_one("#fight-header", Static).update(plain(header), layout=False)
+        self.query_one(CsListView).show(fight, selected)
+        self.query_one(SidePanel).show(fight, selected)
+        self.query_one(FightLog).show(fight.log if fight is not None else ())
+        self._refresh_bindings_if_changed()
+
+    def show_selection(self, fight: Fight | None, selected: str | None) -> None:
+        if not self._ready:
+            return
+        self.query_one(CsListView).select(selected)
+        self.query_one(SidePanel).show(fight, selected)
+        self._refresh_bindings_if_changed()
+
+    def _refresh_bindings_if_changed(self) -> None:
+        signature = tuple(bool(self.applies(key.action_name, parse_action(key.action)[2]))
+                          for key in _CS_ALL if key.shown is not None)
+        if signature != self._binding_signature:
+            self._binding_signature = signature
+            self.refresh_bindings()
+
+    def on_cs_list_view_clicked(self, message: CsListView.Clicked) -> None:
+        self.app.select(message.name)
+
+    # ------------------------------------------------------------ which keys apply
+
+    def _actor(self, fight: Fight):
+        return fight.find(fight.actor) if fight.started and fight.actor else None
+
+    def _applies(self, action: str, parameters: tuple[object, ...]) -> Verdict:
+        """Whether a key applies now, and why not, from the engine's own budget
+        (`csystem.budget`); the command itself is the engine's to accept or refuse."""
+        fight: Fight | None = getattr(self.app, "fight", None)
+        if action in ("help", "legend", "leave"):
+            return YES
+        if fight is None:
+            return Verdict(False, NO_FIGHT)
+        kind = str(parameters[0]) if parameters else ""
+        if action in ("undo", "redo", "command_line", "move") or kind in ("add",):
+            return YES
+        if action in ("cs_line", "cs_answer") and kind not in ("complex", "simple", "lower"):
+            who = fight.find(self.app.selected or "")
+            if who is None:
+                return Verdict(False, NOBODY)
+            if action == "cs_answer" and not cslist.sheet_of(who).pending:
+                return Verdict(False, f"{who.name} no espera ninguna tirada")
+            return YES
+        if action == "cs_next":
+            return YES if fight.started and fight.actor else (
+                YES if not fight.started else Verdict(False, NO_GO))
+        if action == "cs_new_turn":
+            return YES if fight.started else Verdict(False, NO_GO)
+        actor = self._actor(fight)
+        if actor is None:
+            return Verdict(False, NO_GO)
+        sheet = cslist.sheet_of(actor)
+        left = cs_budget.left_text(cs_budget.left(sheet))
+        level = f"{actor.name} (nivel {sheet.level})"
+        if action == "cs_line" and kind in ("complex", "simple"):
+            word = {"complex": cs_budget.COMPLEX, "simple": cs_budget.SIMPLE}[kind]
+            if not cs_budget.allows(sheet, word):
+                what = "compleja" if word == cs_budget.COMPLEX else "simple"
+                return Verdict(False, f"{level} no puede hacer otra acción {what}: le queda {left}")
+        if action == "cs_attack" and not cs_budget.allows(sheet, cs_budget.COMPLEX):
+            return Verdict(False, f"{level} no puede atacar (acción compleja): le queda {left}")
+        if action == "cs_pick" and not cslist.action_choices(fight, actor.name):
+            return Verdict(False, f"{level} no puede hacer ninguna maniobra más: le queda {left}")
+        if action == "cs_line" and kind == "lower" and sheet.used:
+            return Verdict(False, f"{actor.name} ya ha actuado este turno: no puede retrasarse")
+        return YES
+
+    def on_key(self, event: events.Key) -> None:
+        """A key of the table that does not apply now says why."""
+        key = _CS_BY_KEY.get(event.key)
+        if key is None:
+            return
+        verdict = self.applies(key.action_name, parse_action(key.action)[2])
+        if not verdict:
+            event.stop()
+            event.prevent_default()
+            tell(self.app, verdict.why, severity="warning")
+
+    # ------------------------------------------------------------ actions: keys → lines
+
+    def _line(self, template: str) -> str | None:
+        fight = self.app.fight
+        actor = self._actor(fight) if fight is not None else None
+        selected = self.app.selected
+        if "{actor}" in template and actor is None:
+            self.app.notify(NO_GO, severity="warning")
+            return None
+        if "{name}" in template and not selected:
+            self.app.notify(NOBODY, severity="warning")
+            return None
+        return template.format(actor=quote(actor.name) if actor else "",
+                               name=quote(selected) if selected else "")
+
+    def action_cs_line(self, kind: str) -> None:
+        line = self._line(_CS_LINES[kind])
+        if line is not None:
+            self.app.open_command_line(line)
+
+    def action_cs_done(self) -> None:
+        line = self._line("{actor} fin")
+        if line is not None:
+            self.app.run_line(line)
+
+    def action_cs_next(self) -> None:
+        fight = self.app.fight
+        self.app.run_line("siguiente" if fight is not None and fight.started else "empezar")
+
+    def action_cs_answer(self) -> None:
+        fight, name = self.app.fight, self.app.selected
+        who = fight.find(name) if fight is not None and name else None
+        if who is None or not cslist.sheet_of(who).pending:
+            return
+        prompt = cslist.sheet_of(who).pending[0]
+        template = _ANSWERS.get(prompt.roll, "{name} ")
+        self.app.open_command_line(template.format(name=quote(who.name)))
+
+    def _then(self, answer: tuple[str, bool] | None) -> None:
+        if not answer:
+            return
+        line, complete = answer
+        if complete:
+            self.app.run_line(line)
+        else:
+            self.app.open_command_line(line)
+
+    def action_cs_pick(self) -> None:
+        fight = self.app.fight
+        actor = self._actor(fight) if fight is not None else None
+        if actor is None:
+            return
+        sheet = cslist.sheet_of(actor)
+        left = cs_budget.left_text(cs_budget.left(sheet))
+        self.app.push_screen(CsPicker(f"{actor.name}: le queda {left}",
+                                      cslist.action_choices(fight, actor.name)), self._then)
+
+    def action_cs_attack(self) -> None:
+        """The target step: the others in the order, then «ACTOR ataca TARGET tirada=»."""
+        fight = self.app.fight
+        actor = self._actor(fight) if fight is not None else None
+        if actor is None:
+            return
+        who = quote(actor.name)
+        targets = tuple(cslist.ActionChoice(name, f"{who} ataca {quote(name)} tirada=", False)
+                        for name in cslist.cs_selection_order(fight) if name != actor.name)
+        self.app.push_screen(CsPicker(f"{actor.name} ataca a…", targets), self._then)
+
+    def action_cs_new_turn(self) -> None:
+        from .confirm import Confirm
+
+        fight = self.app.fight
+        if fight is None:
+            return
+        waiting = [c.name for c in cslist.ordered(fight)
+                   if c.name in cslist.order_of(fight) and not cslist.sheet_of(c).acted]
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.app.run_line("turno")
+
+        if not waiting:
+            self.app.run_line("turno")
+            return
+        self.app.push_screen(Confirm("Sin actuar aún: " + ", ".join(waiting) + ".",
+                                     "¿Terminar el turno? Pierden su turno propio."), answer)

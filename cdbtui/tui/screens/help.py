@@ -43,18 +43,40 @@ def help_markdown() -> str:
     )
 
 
+def cs_help_markdown() -> str:
+    """C-System's help: its keys, the list's marks, its commands and every Decision
+    of CSYSTEM.md §11 (the same tables the list and the fight screen use)."""
+    from ...view import cslist
+    from .fight import CS_KEYS
+
+    keys = "\n".join(f"- `{entry.keys}` — {entry.help}" for entry in CS_KEYS)
+    marks = "\n".join(f"- `{k}` — {v}" for k, v in cslist.LEGEND)
+    decisions = "\n".join(f"- **{k}**: {v}" for k, v in cslist.DECISIONS)
+    return (
+        "# Ayuda · C-System\n\n## Teclas\n\n" + keys
+        + "\n\n## Marcas de la lista\n\n" + marks
+        + "\n\n## Órdenes\n\n" + cslist.COMMANDS_HELP
+        + "\n\n## Decisiones de reglas (CSYSTEM §11)\n\n" + decisions + "\n"
+    )
+
+
 class HelpScreen(ModalScreen[None]):
-    """Ayuda: teclas, marcas y decisiones."""
+    """Ayuda: teclas, marcas y decisiones (las de las reglas del combate abierto)."""
 
     BINDINGS = [
         Binding("escape,q,question_mark", "close", "cerrar", key_display="esc"),
     ]
 
+    def __init__(self, rules: str = "cdb") -> None:
+        super().__init__()
+        self.rules = rules
+
     def compose(self) -> ComposeResult:
+        text = cs_help_markdown() if self.rules == "csystem" else help_markdown()
         with VerticalScroll(id="help", classes="dialog"):
             # Rich's Markdown in one Static: Textual's Markdown widget makes a widget
             # per block, and took seconds to open this page.
-            yield Static(Markdown(help_markdown()), id="help-text")
+            yield Static(Markdown(text), id="help-text")
         yield KeyBar()
 
     def on_mount(self) -> None:

@@ -22,7 +22,7 @@ from textual.widgets import DataTable, Static
 from ... import library
 from ...engine.errors import Refusal
 from ...printable import literal
-from ...roster import load_roster
+from ...roster import create_cs_demo, load_roster
 from ...store import SaveError
 from ..text import cell, plain, tell
 from ..widgets.keybar import KeyBar
@@ -35,6 +35,7 @@ class StartScreen(Screen[Path | None]):
         Binding("enter", "open", "abrir", key_display="⏎", show=False),
         Binding("n", "new", "nuevo"),
         Binding("d", "demo", "ejemplo"),
+        Binding("s", "cs_demo", "ejemplo C-System"),
         Binding("c", "duplicate", "duplicar"),
         Binding("r", "rename", "renombrar"),
         Binding("delete,x", "delete", "a la papelera", key_display="supr"),
@@ -55,8 +56,8 @@ class StartScreen(Screen[Path | None]):
             table.add_columns("Combate", "Reglas", "Turno", "Combatientes", "Jugado", "Archivo")
             yield table
             yield Static("", id="first-run")
-            yield Static("⏎ abrir · n nuevo · d ejemplo · c duplicar · r renombrar"
-                         " · supr a la papelera · q salir", classes="hint")
+            yield Static("⏎ abrir · n nuevo · d ejemplo · s ejemplo C-System · c duplicar"
+                         " · r renombrar · supr a la papelera · q salir", classes="hint")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -86,7 +87,9 @@ class StartScreen(Screen[Path | None]):
             first_run.update(Content.assemble(
                 f"No hay partidas en {literal(str(self.folder))}/.\n\nPulsa ", ("d", "b"),
                 " para abrir el combate de ejemplo del libro:\n"
-                "Mike y Sven contra dos soldados en el puerto.\n\nPulsa ", ("n", "b"),
+                "Mike y Sven contra dos soldados en el puerto.\n\nPulsa ", ("s", "b"),
+                " para abrir el de C-System (superhéroes): Centella y Titán contra\n"
+                "el Doctor Ruina y su sicario en una azotea.\n\nPulsa ", ("n", "b"),
                 " para crear un combate nuevo (con tu grupo de PJ, si lo tienes).",
             ))
             return
@@ -119,6 +122,15 @@ class StartScreen(Screen[Path | None]):
             path = library.create_demo(self.folder)
         except (SaveError, Refusal, OSError) as error:
             tell(self, f"No se pudo crear el ejemplo: {error}", severity="error")
+            return
+        self.dismiss(path)
+
+    def action_cs_demo(self) -> None:
+        """C-System's demo fight (CSYSTEM.md §12), started."""
+        try:
+            path = create_cs_demo(self.folder)
+        except (SaveError, Refusal, OSError) as error:
+            tell(self, f"No se pudo crear el ejemplo de C-System: {error}", severity="error")
             return
         self.dismiss(path)
 

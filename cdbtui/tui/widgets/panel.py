@@ -17,6 +17,7 @@ from textual.widget import Widget
 
 from ...engine.model import Fight
 from ...view import LEGEND_SHORT, PanelRow, RowRole, panel_rows, panel_title
+from ...view.cslist import cs_panel_rows, cs_panel_title, is_csystem
 
 #: The label's column ("Este turno" and a space); values wrap under themselves.
 LABEL = 11
@@ -96,11 +97,12 @@ class SidePanel(Widget):
                 self._rows, self._title = None, ""
                 self._paint(tuple(((text, None),) for text in NOBODY))
             return
-        title = panel_title(combatant)
+        csystem = is_csystem(fight)
+        title = cs_panel_title(combatant) if csystem else panel_title(combatant)
         if title != self._title:  # the border is repainted whole
             self._title = title
             self.border_title = Content(title)
-        rows = panel_rows(combatant, fight)
+        rows = cs_panel_rows(combatant, fight) if csystem else panel_rows(combatant, fight)
         width = self.size.width or WIDTH
         if rows != self._rows or width != self._width:  # no repaint when unchanged
             self._rows, self._width = rows, width
@@ -134,9 +136,10 @@ class SidePanel(Widget):
         return Strip(segments).crop_extend(0, width, base)
 
 
-def legend_markup() -> str:
-    """The legend of the sheet's marks, shown under the panel (it never changes)."""
+def legend_markup(marks: tuple[tuple[str, str], ...] = LEGEND_SHORT) -> str:
+    """The legend of the sheet's marks (C-System's: `view.cslist.LEGEND_SHORT`),
+    shown under the panel (it never changes)."""
     lines = ["[b]Leyenda[/b]"]
-    for mark, meaning in LEGEND_SHORT:
+    for mark, meaning in marks:
         lines.append(f"[$accent]{escape(mark):<4}[/] [$text-muted]{escape(meaning)}[/]")
     return "\n".join(lines)

@@ -1,0 +1,1101 @@
+"""The storyteller system's `apply(fight, command) -> fight` (STORYTELLER.md), behind
+the shared funnel (`engine.rules.apply` dispatches here on `fight.rules == "narrador"`).
+
+A turn has three phases (§4): initiative (typed or rolled; `siguiente` ends it once
+everyone in play has one), declaration from the lowest initiative to the highest
+(each `declara` passes to the next), and action from the highest down (a go ends
+when its declared non-defensive actions are done, or with `fin`).  An attack waits
+as `NarrPart.attack` for the target's defense (`defiende`, `aborta`) and for the
+damage the GM types after soak (`dano`).  Dice the table rolls are typed
+(`exitos=`); without them the app rolls (seeded, logged)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from .. import commands as cmd
+from ..conditions import HANDLERS as _CDB_CONDITIONS
+from ..errors import Refusal
+from ..extras import HANDLERS as _CDB_EXTRAS
+from ..limits import check_state
+from ..model import Combatant, Fight, LogKind, evolve, mention_of
+from . import commands as nc
+from .model import LEVELS, Declared, NarrPart, NarrSheet, NCondition, NWeapon, PendingAttack, Trait
+from .tables import TRAITS, Maneuver, find_maneuver, weapons
+
+BASE = 6
+STUNNED_HINT = "no puede actuar ni defenderse hasta perder su acción"
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def get(fight: Fight, name: str) -> Combatant:
+    c = fight.find(name)
+    if c is None:
+        raise Refusal(f"No hay nadie llamado «{name}» en este combate")
+    return c
+
+
+def sheet(c: Combatant) -> NarrSheet:
+    assert isinstance(c.sheet, NarrSheet), c.name
+    return c.sheet
+
+
+def part(fight: Fight) -> NarrPart:
+    return fight.narr if fight.narr is not None else NarrPart()
+
+
+def with_part(fight: Fight, **changes) -> Fight:
+    return evolve(fight, narr=evolve(part(fight), **changes))
+
+
+def edit(fight: Fight, name: str, **changes) -> Fight:
+    c = get(fight, name)
+    return fight.replace(evolve(c, sheet=evolve(sheet(c), **changes)))
+
+
+def log(fight: Fight, text: str, about=(), *, warning: bool = False, kind: LogKind = LogKind.ACTION) -> Fight:
+    mentions = [mention_of(fight.find(n)) if fight.find(n) is not None else n for n in about]
+    return fight.note(text, warning=warning, kind=kind, about=mentions)
+
+
+def roll_pool(fight: Fight, dice: int, difficulty: int) -> tuple[Fight, int, str]:
+    """d10s at `difficulty` (§3): successes, 1s cancel one each, a botch is no
+    success rolled and a 1; returns the fight, the net successes (−1: botch), text."""
+    if dice <= 0:
+        return fight, 0, "0 dados: falla"
+    rng = random.Random(f"{fight.seed}:{fight.rolls}")
+    faces = [rng.randint(1, 10) for _ in range(dice)]
+    fight = evolve(fight, rolls=fight.rolls + 1)
+    hits = sum(1 for f in faces if f >= difficulty)
+    ones = faces.count(1)
+    if hits == 0 and ones:
+        return fight, -1, f"{' '.join(map(str, faces))}: fracaso"
+    net = max(hits - ones, 0)
+    return fight, net, f"{' '.join(map(str, faces))}: {net} éxito(s)"
+
+
+def difficulty_text(value: int) -> str:
+    if value > 10:
+        return f"dificultad 10 (+{value - 10}): el Narrador decide"
+    return f"dificultad {max(value, 2)}"
+
+
+def ordinal(n: int) -> str:
+    return f"{n}.ª"
+
+
+def pool_of(s: NarrSheet, m: Maneuver, typed: int | None) -> int | None:
+    """The base pool: typed, or traits (the attribute alone without the skill) +
+    Precisión; None when the attribute is unknown (§2.5 Decision)."""
+    if typed is not None:
+        return typed
+    if not m.traits:
+        return None
+    attribute = s.trait(m.traits[0])
+    if attribute is None:
+        return None
+    skill = s.trait(m.traits[1]) if len(m.traits) > 1 else 0
+    return attribute + (skill or 0) + m.accuracy
+
+
+def slot_penalty(n: int, k: int) -> int:
+    """Action k (1-based) of n declared (§6.2): −(n + k − 1); no penalty alone."""
+    return 0 if n == 1 and k == 1 else -(n + k - 1)
+
+
+def dice(s: NarrSheet, d: Declared, *, extra: int = 0) -> int | None:
+    """The live dice of a declared action: base pool + slot penalty + health (§6.2, §11)."""
+    if d.pool is None:
+        return None
+    return d.pool + d.penalty + s.health_penalty + extra
+
+
+def order_key(fight: Fight, c: Combatant) -> tuple:
+    s = sheet(c)
+    return (-(s.initiative or 0), -s.rating, -(s.dex or 0), s.tie)
+
+
+def in_play(fight: Fight) -> list[Combatant]:
+    return [c for c in fight.combatants if not sheet(c).out]
+
+
+def grappled_with(s: NarrSheet) -> tuple[str, str] | None:
+    for c in s.conditions:
+        if c.id in ("presa", "sujeta", "apresado", "sujetado") and c.value:
+            return c.id, c.value
+    return None
+
+
+# ------------------------------------------------------------------ set-up
+
+
+def _add(fight: Fight, command: nc.Add) -> Fight:
+    if fight.find(command.name) is not None:
+        raise Refusal(f"Ya hay un combatiente llamado «{fight.find(command.name).name}»")
+    if command.ini is None and (command.dex is None or command.wits is None):
+        raise Refusal("El alta necesita ini=N o des=N y ast=N (la puntuación de iniciativa)")
+    rating = command.ini if command.ini is not None else (command.dex or 0) + (command.wits or 0)
+    traits = []
+    for word in command.traits:
+        id, _, value = word.partition(":")
+        traits.append(Trait(id, int(value or 1)))
+    s = NarrSheet(dex=command.dex, wits=command.wits, rating=rating, willpower=command.willpower,
+                  points=command.willpower, stamina=command.stamina, strength=command.strength,
+                  per=command.per, supernatural=command.supernatural, ambidextrous=command.ambidextrous,
+                  traits=tuple(traits), levels=command.levels, tie=len(fight.combatants))
+    c = Combatant(command.name, 0, side=command.side, hidden=command.hidden, private=command.private, sheet=s)
+    fight = evolve(fight, combatants=(*fight.combatants, c))
+    if part(fight).phase != "initiative":
+        fight = edit(fight, c.name, status="out" if False else "acted")
+    return log(fight, f"Alta de {c.name} (iniciativa {rating}, FV {command.willpower})", [c.name],
+               kind=LogKind.SETUP)
+
+
+def _arm(fight: Fight, command: nc.Arm) -> Fight:
+    c = get(fight, command.name)
+    s = sheet(c)
+    preset = weapons().get(command.weapon)
+    if preset is None and command.damage is None:
+        raise Refusal(f"No conozco el arma «{command.weapon}»: usa un nombre de la tabla"
+                      " (revolver-ligero, pistola-ligera, rifle-de-asalto…) o da su dano=N")
+    base = preset or NWeapon(command.weapon)
+    weapon = evolve(
+        base,
+        name=base.name if preset else command.weapon,
+        damage=command.damage if command.damage is not None else base.damage,
+        range=command.range if command.range is not None else base.range,
+        rate=command.rate if command.rate is not None else base.rate,
+        magazine=command.magazine if command.magazine is not None else base.magazine,
+        chamber=command.chamber or base.chamber,
+        auto=command.auto or base.auto,
+        scope=command.scope or base.scope,
+    )
+    weapon = evolve(weapon, ammo=weapon.magazine + (1 if weapon.chamber else 0))
+    weapons_now = tuple(w for w in s.weapons if w.name != weapon.name) + (weapon,)
+    fight = edit(fight, c.name, weapons=weapons_now)
+    loaded = f", {weapon.ammo} balas" if weapon.magazine else ""
+    return log(fight, f"{c.name}: arma {weapon.name} (daño {'Fuerza +' if weapon.strength else ''}{weapon.damage}"
+                      f"{loaded})", [c.name], kind=LogKind.SETUP)
+
+
+def _initiative(fight: Fight, command: nc.Initiative) -> Fight:
+    name = get(fight, command.name).name
+    if part(fight).phase != "initiative":
+        raise Refusal("La iniciativa se escribe en la fase de iniciativa (al empezar cada turno)")
+    fight = edit(fight, name, initiative=command.value, ini_penalty=0)
+    return _resort(log(fight, f"Iniciativa de {name}: {command.value}", [name], kind=LogKind.SETUP))
+
+
+def _roll(fight: Fight, command: cmd.Roll) -> Fight:
+    if part(fight).phase != "initiative":
+        raise Refusal("La iniciativa se tira en la fase de iniciativa (al empezar cada turno)")
+    names = command.names or tuple(c.name for c in in_play(fight) if sheet(c).initiative is None)
+    if not names:
+        raise Refusal("Todos tienen ya iniciativa este turno")
+    for name in names:
+        s = sheet(get(fight, name))
+        fight, die = _d10(fight)
+        total = die + s.rating + s.health_penalty - s.ini_penalty
+        parts = f"{die} + {s.rating}" + (f" − {-s.health_penalty}" if s.health_penalty else "") + (
+            f" − {s.ini_penalty} (derribado)" if s.ini_penalty else "")
+        fight = edit(fight, name, initiative=total, ini_penalty=0)
+        fight = log(fight, f"Iniciativa de {name}: {parts} = {total}", [name], kind=LogKind.SETUP)
+    return _resort(fight)
+
+
+def _d10(fight: Fight) -> tuple[Fight, int]:
+    die = random.Random(f"{fight.seed}:{fight.rolls}").randint(1, 10)
+    return evolve(fight, rolls=fight.rolls + 1), die
+
+
+def _resort(fight: Fight) -> Fight:
+    named = [c for c in fight.combatants if sheet(c).initiative is not None]
+    order = tuple(c.name for c in sorted(named, key=lambda c: order_key(fight, c)))
+    return with_part(fight, order=order)
+
+
+def _ties(fight: Fight) -> Fight:
+    order = part(fight).order
+    reasons = []
+    for a, b in zip(order, order[1:]):
+        sa, sb = sheet(get(fight, a)), sheet(get(fight, b))
+        if sa.initiative != sb.initiative:
+            continue
+        if sa.rating != sb.rating:
+            why = f"puntuación {sa.rating} > {sb.rating}"
+        elif (sa.dex or 0) != (sb.dex or 0):
+            why = f"Destreza {sa.dex} > {sb.dex}"
+        else:
+            why = "orden del Narrador"
+        reasons.append(f"{a} antes que {b} ({why})")
+    return log(fight, "Empate: " + "; ".join(reasons), list(order), kind=LogKind.ORDER) if reasons else fight
+
+
+def _swap(fight: Fight, command: cmd.Swap) -> Fight:
+    a, b = get(fight, command.first), get(fight, command.second)
+    sa, sb = sheet(a), sheet(b)
+    if (sa.initiative, sa.rating, sa.dex) != (sb.initiative, sb.rating, sb.dex):
+        raise Refusal(f"Cambiar: {a.name} y {b.name} no están empatados")
+    fight = edit(edit(fight, a.name, tie=sb.tie), b.name, tie=sa.tie)
+    return log(_resort(fight), f"El Narrador cambia el orden del empate entre {a.name} y {b.name}",
+               [a.name, b.name], kind=LogKind.ORDER)
+
+
+# ------------------------------------------------------------------ phases
+
+
+def _next(fight: Fight, command: object) -> Fight:
+    """`siguiente` (and `empezar`): end the initiative phase; pass the declarer (who
+    declares nothing); end the actor's go (what is left of it is dropped)."""
+    phase = part(fight).phase
+    if phase == "initiative":
+        missing = [c.name for c in in_play(fight) if sheet(c).initiative is None]
+        if not fight.combatants:
+            raise Refusal("No hay combatientes: añade alguno con «alta»")
+        if missing:
+            raise Refusal(f"Falta la iniciativa de {', '.join(missing)}: «iniciativa NOMBRE N» o «tirar»")
+        fight = _ties(_resort(fight))
+        fight = log(with_part(fight, phase="declare"), f"Turno {fight.turn} · Declaración (de menor a mayor)",
+                    kind=LogKind.TURN)
+        return _next_declarer(fight)
+    if phase == "declare":
+        name = part(fight).declarer
+        assert name is not None
+        fight = edit(fight, name, status="declared")
+        fight = log(fight, f"{name} no declara nada", [name], kind=LogKind.TURN)
+        return _next_declarer(fight)
+    if phase == "act":
+        fight = _close_attack(fight)
+        name = fight.actor
+        if name is None:
+            return _end_turn(fight)
+        fight = _finish(fight, name, f"{name} termina (deja lo que le quedaba)")
+        return _next_actor(fight)
+    raise Refusal("El turno ha terminado: «turno» empieza el siguiente")
+
+
+def _next_declarer(fight: Fight) -> Fight:
+    """The lowest initiative that has not declared (§4.2); after the highest, the
+    action phase (the highest acts first)."""
+    for name in reversed(part(fight).order):
+        c = get(fight, name)
+        s = sheet(c)
+        if s.status != "to_declare":
+            continue
+        if s.out:
+            fight = edit(fight, name, status="out")
+            continue
+        lost = _stunned_this_turn(s, fight.turn)
+        if lost:
+            fight = edit(fight, name, status="stunned")
+            fight = log(fight, f"{name} está aturdido: pierde la acción de este turno", [name], kind=LogKind.TURN)
+            continue
+        forced = grappled_with(s)
+        hint = ""
+        if forced is not None:
+            hint = (" (en una presa: solo apretar o soltar)" if forced[0] in ("presa", "sujeta")
+                    else " (apresado: solo escapar)")
+        fight = with_part(fight, declarer=name)
+        return log(fight, f"Declara {name} (iniciativa {s.initiative}){hint}", [name], kind=LogKind.TURN)
+    fight = with_part(fight, declarer=None, phase="act")
+    fight = log(fight, f"Turno {fight.turn} · Acción (de mayor a menor)", kind=LogKind.TURN)
+    return _next_actor(fight)
+
+
+def _stunned_this_turn(s: NarrSheet, turn: int) -> bool:
+    c = next((x for x in s.conditions if x.id == "aturdido"), None)
+    return c is not None and (c.until is None or c.until == turn)
+
+
+def _next_actor(fight: Fight) -> Fight:
+    """The highest in the order still to act (delayers wait until they choose to)."""
+    fight = evolve(fight, actor=None)
+    for name in part(fight).order:
+        s = sheet(get(fight, name))
+        if s.status == "stunned":
+            if _stunned_this_turn(s, fight.turn):
+                fight = edit(fight, name, status="acted", declared=(),
+                             conditions=tuple(c for c in s.conditions if c.id != "aturdido"))
+                fight = log(fight, f"{name}: aturdido, pierde su acción (deja de estar aturdido)", [name],
+                            kind=LogKind.TURN)
+            continue
+        if s.status != "declared":
+            continue
+        if s.out:
+            fight = edit(fight, name, status="out")
+            continue
+        fight = evolve(fight, actor=name)
+        if not _pending_actions(s):
+            fight = log(fight, f"Le toca a {name} ({s.initiative}): no le queda nada que hacer", [name],
+                        kind=LogKind.TURN)
+            fight = edit(fight, name, status="acted")
+            fight = evolve(fight, actor=None)
+            continue
+        return log(fight, f"Le toca a {name} ({s.initiative})", [name], kind=LogKind.TURN)
+    if any(sheet(get(fight, n)).status == "delaying" for n in part(fight).order):
+        return fight  # the delayers may still act; `turno` ends the turn
+    return _end_turn(fight)
+
+
+def _pending_actions(s: NarrSheet) -> list[int]:
+    return [i for i, d in enumerate(s.declared) if not d.defense and not d.done]
+
+
+def _finish(fight: Fight, name: str, why: str | None = None) -> Fight:
+    s = sheet(get(fight, name))
+    declared = tuple(d if d.defense else evolve(d, done=True) for d in s.declared)
+    fight = edit(fight, name, status="acted", declared=declared)
+    if why:
+        fight = log(fight, why, [name], kind=LogKind.TURN)
+    return evolve(fight, actor=None) if fight.actor == name else fight
+
+
+def _end_turn(fight: Fight) -> Fight:
+    """The next turn's initiative phase (§4, §13): what lasted this turn ends,
+    delayed actions are lost, the Willpower point is available again."""
+    fight = _close_attack(fight)
+    ending = fight.turn
+    renewed = []
+    for c in fight.combatants:
+        s = sheet(c)
+        conditions = tuple(x for x in s.conditions if x.until is None or x.until > ending)
+        if s.has("sorprendido") and ending >= 1:
+            conditions = tuple(x for x in conditions if x.id != "sorprendido")
+        weapons_now = tuple(evolve(w, shots=0) if w.shots else w for w in s.weapons)
+        renewed.append(evolve(c, sheet=evolve(
+            s, initiative=None, status="out" if s.out else "to_declare", declared=(), full_defense=False,
+            defenses=0, aborted=False, spent=False, conditions=conditions, weapons=weapons_now)))
+    fight = evolve(fight, combatants=tuple(renewed), turn=fight.turn + 1, actor=None)
+    fight = with_part(fight, phase="initiative", order=(), declarer=None, attack=None)
+    return log(fight, f"— Turno {fight.turn} — Iniciativa", kind=LogKind.TURN)
+
+
+def _new_turn(fight: Fight, command: cmd.NewTurn) -> Fight:
+    if part(fight).phase == "initiative" and not any(sheet(c).status != "to_declare" for c in fight.combatants):
+        raise Refusal("El turno aún no ha empezado: escribe las iniciativas y «siguiente»")
+    waiting = [n for n in part(fight).order if sheet(get(fight, n)).status in ("declared", "delaying", "to_declare")]
+    if waiting:
+        fight = log(fight, "El Narrador cierra el turno: " + ", ".join(waiting) + " pierden lo que les quedaba",
+                    waiting, kind=LogKind.TURN)
+    return _end_turn(fight)
+
+
+# ------------------------------------------------------------------ declaring
+
+
+def _declare(fight: Fight, command: nc.Declare) -> Fight:
+    name = get(fight, command.name).name
+    p = part(fight)
+    if p.phase != "declare":
+        raise Refusal("Ahora no es la fase de declaración" + (
+            ": «siguiente» la empieza cuando todos tengan iniciativa" if p.phase == "initiative" else ""))
+    if p.declarer != name:
+        who = p.declarer
+        s_who = sheet(get(fight, who)) if who else None
+        raise Refusal(f"Declara primero {who} (iniciativa {s_who.initiative if s_who else '?'}):"
+                      " se declara de menor a mayor")
+    s = sheet(get(fight, name))
+    items = command.items
+    forced = grappled_with(s)
+    allowed = None
+    if forced is not None:
+        allowed = ("apretar", "soltar") if forced[0] in ("presa", "sujeta") else ("escapar",)
+        for item in items:
+            if item.action not in allowed:
+                if forced[0] in ("presa", "sujeta"):
+                    raise Refusal(f"{name} está en una presa con {forced[1]}: solo puede apretar (daño Fuerza)"
+                                  " o soltar")
+                raise Refusal(f"{name} está apresado: solo puede intentar escapar")
+    if items and items[0].action == "retrasa":
+        if len(items) > 1:
+            raise Refusal("Retrasar es la única declaración: el resto se declara al actuar")
+        fight = edit(fight, name, status="delaying")
+        fight = log(fight, f"{name} declara: retrasa su acción", [name])
+        return _next_declarer(fight)
+    full = bool(items) and items[0].action == "defensa-total"
+    if full:
+        items = items[1:] or (nc.Item("esquiva"),)
+        for item in items:
+            m = find_maneuver(item.action)
+            if m is None or not m.defense:
+                raise Refusal("La defensa total solo lleva maniobras defensivas (bloqueo, esquiva, parada)")
+    slots: list[tuple[Maneuver, int | None]] = []
+    for item in items:
+        m = find_maneuver(item.action)
+        if m is None:
+            raise Refusal(f"No conozco la acción «{item.action}»")
+        if item.count < 1 or item.count > 20:
+            raise Refusal(f"{m.name}: entre 1 y 20 veces")
+        slots += [(m, item.pool)] * item.count
+    if not slots:
+        raise Refusal("Se usa «declara NOMBRE ACCION[:RESERVA] [ACCION[:RESERVA] …]»")
+    n = 1 if full else len(slots)
+    declared = []
+    for k, (m, typed) in enumerate(slots, 1):
+        if m.alone and n > 1 and m.id == "apuntar":
+            raise Refusal("Apuntar ocupa todo el turno: no puede ir en una acción múltiple")
+        pool = pool_of(s, m, typed)
+        penalty = 0 if full else slot_penalty(n, k)
+        if pool is not None and pool + penalty <= 0:
+            raise Refusal(f"{name} no puede declarar {n} acciones: la {ordinal(k)} tendría {pool} − {-penalty}"
+                          f" = {pool + penalty} dados")
+        declared.append(Declared(m.id, pool, penalty, defense=m.defense))
+    _check_declared_fire(name, s, [d for d in declared])
+    if any(d.action == "apuntar" for d in declared):
+        _check_aim(name, s)
+    fight = edit(fight, name, status="declared", declared=tuple(declared), full_defense=full)
+    shown = ", ".join(
+        f"{find_maneuver(d.action).name} {('?' if d.pool is None else d.pool)}"
+        + ("" if not d.penalty else f"{d.penalty:+d}".replace("-", "−"))
+        + (" (def.)" if d.defense else "")
+        for d in declared)
+    warn = s.aim and not all(d.action == "apuntar" for d in declared)
+    fight = log(fight, f"{name} declara{' defensa total:' if full else ':'} {shown}", [name])
+    if warn:
+        fight = log(fight, f"Aviso: {name} pierde lo apuntado (+{s.aim}) si hace otra cosa", [name], warning=True,
+                    kind=LogKind.RULE)
+    if any(d.action == "recarga" for d in declared) and n > 1:
+        fight = log(fight, "Aviso: recargar dentro de una acción múltiple es decisión del Narrador", [name],
+                    warning=True, kind=LogKind.RULE)
+    return _next_declarer(fight)
+
+
+def _check_declared_fire(name: str, s: NarrSheet, declared: list[Declared]) -> None:
+    weapon = next((w for w in s.weapons if w.ranged), None)
+    shots = sum(1 for d in declared if d.action in ("disparo", "disparos-multiples", "rafaga-de-tres-balas"))
+    if weapon is None:
+        return
+    if shots > weapon.rate > 0:
+        raise Refusal(f"Cadencia {weapon.rate}: {name} no puede disparar {shots} veces este turno")
+    for d in declared:
+        _check_fire_now(name, weapon, d.action, shots_before=0)
+
+
+def _check_fire_now(name: str, weapon: NWeapon, action: str, shots_before: int) -> None:
+    if action in ("fuego-automatico", "dispersion"):
+        if not weapon.auto:
+            raise Refusal(f"{find_maneuver(action).name}: {weapon.name} no puede")
+        half = -(-weapon.magazine // 2)
+        if weapon.ammo < half:
+            raise Refusal(f"{find_maneuver(action).name} necesita al menos la mitad del cargador ({half} de"
+                          f" {weapon.magazine}; quedan {weapon.ammo})")
+    elif action == "rafaga-de-tres-balas":
+        if not weapon.auto:
+            raise Refusal(f"Ráfaga de tres balas: {weapon.name} no puede")
+        if weapon.ammo < 3:
+            raise Refusal(f"Ráfaga de tres balas necesita 3 balas (quedan {weapon.ammo})")
+    elif action in ("disparo", "disparos-multiples") and weapon.ammo == 0 and weapon.magazine:
+        raise Refusal(f"{weapon.name} está vacío: recarga")
+
+
+def _check_aim(name: str, s: NarrSheet) -> None:
+    if (s.trait("armas-de-fuego") or 0) < 1:
+        raise Refusal("Apuntar necesita al menos 1 en Armas de Fuego")
+    weapon = next((w for w in s.weapons if w.ranged), None)
+    cap = s.per + (2 if weapon is not None and weapon.scope else 0)
+    if s.aim >= cap:
+        raise Refusal(f"{name} ya suma el máximo de Apuntar (Percepción {s.per})")
+
+
+# ------------------------------------------------------------------ acting
+
+
+def _check_turn(fight: Fight, name: str) -> NarrSheet:
+    s = sheet(get(fight, name))
+    p = part(fight)
+    if s.out:
+        raise Refusal(f"{name} está fuera de combate: no puede actuar")
+    if p.phase != "act":
+        raise Refusal("Ahora no es la fase de acción" + (" (es la declaración)" if p.phase == "declare" else ""))
+    if s.has("aturdido"):
+        raise Refusal(f"{name} está aturdido: {STUNNED_HINT}")
+    if s.status == "delaying":
+        return s
+    if fight.actor != name:
+        actor = fight.actor
+        when = f"{actor} ({sheet(get(fight, actor)).initiative})" if actor else "nadie"
+        raise Refusal(f"No es el momento de {name}: actúa {when}")
+    return s
+
+
+def _act(fight: Fight, command: nc.Act) -> Fight:
+    name = get(fight, command.name).name
+    s = _check_turn(fight, name)
+    fight = _close_attack(fight)
+    s = sheet(get(fight, name))
+    if s.status == "delaying":
+        if command.action is None:
+            raise Refusal(f"{name} retrasó su acción: di cuál hace («{name} actua ACCION …»)")
+        m = find_maneuver(command.action)
+        if m is None:
+            raise Refusal(f"No conozco la acción «{command.action}»")
+        declared = (Declared(m.id, pool_of(s, m, command.pool), 0, defense=m.defense),)
+        fight = edit(fight, name, status="declared", declared=declared)
+        fight = evolve(fight, actor=name)
+        s = sheet(get(fight, name))
+    pending = _pending_actions(s)
+    if command.action is not None:
+        m = find_maneuver(command.action)
+        if m is None:
+            raise Refusal(f"No conozco la acción «{command.action}»")
+        match = [i for i in pending if s.declared[i].action == m.id]
+        if not match:
+            names = ", ".join(find_maneuver(d.action).name for d in s.declared) or "nada"
+            raise Refusal(f"{name} no declaró esa acción (declaró: {names})")
+        index = match[0]
+    else:
+        if not pending:
+            raise Refusal(f"A {name} no le queda ninguna acción declarada")
+        index = pending[0]
+    d = s.declared[index]
+    m = find_maneuver(d.action)
+    declared = tuple(evolve(x, done=True, target=command.target) if i == index else x
+                     for i, x in enumerate(s.declared))
+    fight = edit(fight, name, declared=declared)
+    fight = _perform(fight, name, d, m, command)
+    s = sheet(get(fight, name))
+    if fight.actor == name and not _pending_actions(s) and part(fight).attack is None:
+        fight = edit(fight, name, status="acted")
+        return _next_actor(fight)
+    if fight.actor == name and not _pending_actions(s):
+        fight = edit(fight, name, status="acted")
+    return fight
+
+
+def _perform(fight: Fight, name: str, d: Declared, m: Maneuver, command: nc.Act) -> Fight:
+    s = sheet(get(fight, name))
+    if m.id == "apuntar":
+        weapon = next((w for w in s.weapons if w.ranged), None)
+        gain = 1 + (2 if weapon is not None and weapon.scope and not s.aim_scope else 0)
+        cap = s.per + (2 if weapon is not None and weapon.scope else 0)
+        aim = min(s.aim + gain, cap)
+        fight = edit(fight, name, aim=aim, aim_scope=s.aim_scope or gain > 1)
+        return log(fight, f"{name} apunta: +{aim} dados al siguiente disparo", [name])
+    if m.id == "recarga":
+        weapon = next((w for w in s.weapons if w.magazine), None)
+        if weapon is None:
+            raise Refusal(f"{name} no tiene arma que recargar")
+        if weapon.reload_turns > 1 and s.reloading + 1 < weapon.reload_turns:
+            fight = edit(fight, name, reloading=s.reloading + 1)
+            return log(fight, f"{name} recarga {weapon.name}: turno {s.reloading + 1} de {weapon.reload_turns}",
+                       [name])
+        full = weapon.magazine + (1 if weapon.chamber and weapon.ammo > 0 else 0)
+        fight = _set_weapon(fight, name, evolve(weapon, ammo=full))
+        fight = edit(fight, name, reloading=0)
+        return log(fight, f"{name} recarga {weapon.name}: {weapon.ammo} → {full}", [name])
+    if s.aim and m.id not in ("disparo", "disparos-multiples", "rafaga-de-tres-balas", "fuego-automatico",
+                              "dispersion"):
+        fight = edit(fight, name, aim=0, aim_scope=False)
+    if m.id == "soltar":
+        return _release(fight, name)
+    if m.id == "escapar":
+        return log(fight, f"{name} intenta escapar: tirada enfrentada de Fuerza + Pelea («suelta …» si lo logra)",
+                   [name])
+    if not m.attack and m.id != "apretar":
+        return log(fight, f"{name}: {m.name}", [name])
+    if command.target is None:
+        raise Refusal(f"¿A quién? «{name} actua {m.id} a OBJETIVO [exitos=N]»")
+    target = get(fight, command.target).name
+    if target == name:
+        raise Refusal(f"{name} no puede atacarse a sí mismo")
+    return _attack(fight, name, target, d, m, command)
+
+
+def _set_weapon(fight: Fight, name: str, weapon: NWeapon) -> Fight:
+    s = sheet(get(fight, name))
+    return edit(fight, name, weapons=tuple(weapon if w.name == weapon.name else w for w in s.weapons))
+
+
+def _attack(fight: Fight, name: str, target: str, d: Declared, m: Maneuver, command: nc.Act) -> Fight:
+    s = sheet(get(fight, name))
+    t = sheet(get(fight, target))
+    ranged = m.kind == "ranged"
+    weapon = next((w for w in s.weapons if w.ranged == ranged), None)
+    extra = 0
+    notes = []
+    if ranged:
+        if weapon is None:
+            raise Refusal(f"{name} no tiene arma a distancia")
+        _check_fire_now(name, weapon, m.id, weapon.shots)
+        if m.ammo in ("shot", "burst") and weapon.rate and weapon.shots >= weapon.rate:
+            raise Refusal(f"Cadencia {weapon.rate}: {name} ya disparó {weapon.shots} veces este turno")
+        rounds = {"shot": 1, "burst": 3}.get(m.ammo, weapon.ammo)
+        shots = weapon.shots + (1 if m.ammo in ("shot", "burst") else 0)
+        fight = _set_weapon(fight, name, evolve(weapon, ammo=weapon.ammo - rounds, shots=shots))
+        notes.append(f"{weapon.ammo} → {weapon.ammo - rounds} balas")
+        if s.aim:
+            extra += s.aim
+            notes.append(f"+{s.aim} apuntando")
+            fight = edit(fight, name, aim=0, aim_scope=False)
+    if command.meters:
+        extra -= command.meters
+        notes.append(f"−{command.meters} por moverse")
+    if t.has("inmovilizado"):
+        extra += 2
+        notes.append("+2 inmovilizado")
+    if t.has("cegado"):
+        notes.append("+2 dados (objetivo cegado)")
+        extra += 2
+    difficulty = BASE + m.difficulty + (t.cover if ranged else 0) + min(max(s.opponents - 1, 0), 4)
+    if s.has("desequilibrado"):
+        difficulty += 1
+    if s.has("cegado"):
+        difficulty += 2
+    live = dice(s, d, extra=extra)
+    if command.successes is not None:
+        successes = command.successes
+        rolled = ""
+    else:
+        if live is None:
+            raise Refusal(f"No sé la reserva de {name}: escribe los éxitos («exitos=N»)")
+        fight, successes, rolled = roll_pool(fight, live, min(difficulty, 10))
+        rolled = f" (tira {live}: {rolled})"
+    if t.has("atado"):
+        successes = max(successes, 1)
+    damage = _damage_dice(s, m, weapon)
+    pool_text = "?" if live is None else str(live)
+    fight = with_part(fight, attack=PendingAttack(name, target, m.id, max(successes, 0), damage, ranged,
+                                                  m.lethal or (weapon is not None and weapon.lethal and m.damage == "arma")))
+    detail = f" ({', '.join(notes)})" if notes else ""
+    head = f"{name}: {m.name} a {target}: {pool_text} dados, {difficulty_text(difficulty)}{detail}{rolled}"
+    if successes <= 0:
+        fight = with_part(fight, attack=None)
+        return log(fight, f"{head} → {'fracaso' if successes < 0 else 'falla'}", [name, target])
+    text = f"{head} → {successes} éxito(s); sin defensa: daño {damage} + ({successes} − 1) = {damage + successes - 1} dados"
+    if m.id == "presa":
+        fight = _link(fight, name, target, hold=False)
+    if m.id == "sujetar":
+        fight = _link(fight, name, target, hold=True)
+        text = f"{head} → {successes} éxito(s): {target} queda sujeto"
+    return log(fight, text, [name, target])
+
+
+def _damage_dice(s: NarrSheet, m: Maneuver, weapon: NWeapon | None) -> int:
+    if m.damage == "fuerza":
+        return s.strength
+    if m.damage == "fuerza+1":
+        return s.strength + 1
+    if m.damage == "arma" and weapon is not None:
+        return weapon.damage + (s.strength if weapon.strength else 0)
+    return 0
+
+
+def _close_attack(fight: Fight) -> Fight:
+    """The attack being resolved is over (its damage typed, or the turn goes on)."""
+    return with_part(fight, attack=None) if part(fight).attack is not None else fight
+
+
+def _defense_traits(s: NarrSheet, maneuver: str) -> int | None:
+    m = find_maneuver(maneuver)
+    return pool_of(s, m, None)
+
+
+def _check_defense(fight: Fight, name: str, maneuver: str) -> tuple[PendingAttack, Maneuver]:
+    attack = part(fight).attack
+    s = sheet(get(fight, name))
+    if attack is None or attack.target != name:
+        raise Refusal(f"Nadie está atacando a {name} ahora")
+    m = find_maneuver(maneuver)
+    if m is None or not m.defense:
+        raise Refusal("Las defensas son bloqueo, esquiva y parada")
+    if s.has("aturdido"):
+        raise Refusal(f"{name} está aturdido: {STUNNED_HINT}")
+    if m.id == "bloqueo" and attack.ranged:
+        raise Refusal("Bloqueo no sirve contra ataques a distancia")
+    if m.id == "parada":
+        if attack.ranged:
+            raise Refusal("Parada no sirve contra ataques a distancia")
+        if not any(not w.ranged for w in s.weapons):
+            raise Refusal("Parada necesita un arma cuerpo a cuerpo")
+    if m.id in ("bloqueo", "parada") and s.has("sorprendido"):
+        spelled = next((c.value for c in s.conditions if c.id == "sorprendido"), None) or "sorprendido"
+        raise Refusal(f"{name} está {spelled}: no puede bloquear ni parar")
+    return attack, m
+
+
+def _defend(fight: Fight, command: nc.Defend) -> Fight:
+    name = get(fight, command.name).name
+    attack, m = _check_defense(fight, name, command.maneuver)
+    s = sheet(get(fight, name))
+    place_reached = s.status == "acted" or fight.actor == name
+    declared_defenses = [i for i, d in enumerate(s.declared) if d.defense]
+    if s.aborted and not any(not s.declared[i].done for i in declared_defenses):
+        raise Refusal(f"{name} ya abandonó su acción para defenderse: no puede defenderse de más ataques este turno")
+    if not declared_defenses:
+        if place_reached:
+            raise Refusal(f"{name} no declaró ninguna defensa: tras actuar no puede defenderse")
+        raise Refusal(f"La defensa de {name} empieza en su momento ({s.initiative}); antes, solo abortando"
+                      " (tirada o punto de FV)")
+    if not place_reached:
+        raise Refusal(f"La defensa de {name} empieza en su momento ({s.initiative}); antes, solo abortando"
+                      " (tirada o punto de FV)")
+    traits = _defense_traits(s, m.id)
+    typed = next((s.declared[i].pool for i in declared_defenses if s.declared[i].action == m.id), None)
+    base = typed if typed is not None else traits
+    k = s.defenses + 1
+    if s.full_defense:
+        penalty = -(k - 1)
+        what = f"defensa total, {ordinal(k)} defensa"
+    else:
+        free = [i for i in declared_defenses if not s.declared[i].done]
+        if free:
+            slot = free[0]
+            penalty = s.declared[slot].penalty
+            s = evolve(s, declared=tuple(evolve(d, done=True) if i == slot else d for i, d in enumerate(s.declared)))
+        else:
+            n = len(s.declared)
+            extra = k - len(declared_defenses)
+            m_index = n + extra
+            penalty = slot_penalty(n, m_index) if n > 1 else -(extra)
+        what = f"{ordinal(k)} defensa"
+    live = None if base is None else base + penalty + s.health_penalty
+    if live is not None and live <= 0:
+        raise Refusal(f"{name} no tiene dados para defenderse ({what})")
+    fight = fight.replace(evolve(get(fight, name), sheet=evolve(s, defenses=k)))
+    return _resolve_defense(fight, name, attack, m, live, command.successes, what)
+
+
+def _resolve_defense(fight: Fight, name: str, attack: PendingAttack, m: Maneuver, live: int | None,
+                     successes: int | None, what: str) -> Fight:
+    difficulty = BASE + (1 if attack.action == "dispersion" and m.id == "esquiva" else 0)
+    rolled = ""
+    if successes is None:
+        if live is None:
+            raise Refusal(f"No sé la reserva de defensa de {name}: escribe los éxitos («exitos=N»)")
+        fight, successes, rolled = roll_pool(fight, live, difficulty)
+        rolled = f" (tira: {rolled})"
+        successes = max(successes, 0)
+    pool = "?" if live is None else str(live)
+    head = f"{name}: {m.name} ({what}, {pool} dados){rolled}: {successes} contra {attack.successes}"
+    if m.id == "bloqueo" and attack.lethal:
+        fight = log(fight, "Aviso: sin armadura no se bloquea un ataque letal", [name], warning=True,
+                    kind=LogKind.RULE)
+    if attack.successes <= successes:
+        fight = with_part(fight, attack=None)
+        fight = log(fight, f"{head} → falla el ataque de {attack.attacker}", [name, attack.attacker])
+        return _after_attack(fight, attack.attacker)
+    net = attack.successes - successes
+    fight = with_part(fight, attack=evolve(attack, defended=successes))
+    return log(fight, f"{head} → quedan {net}: daño {attack.damage} + ({net} − 1) = {attack.damage + net - 1} dados",
+               [name, attack.attacker])
+
+
+def _after_attack(fight: Fight, attacker: str) -> Fight:
+    s = sheet(get(fight, attacker))
+    if fight.actor == attacker and not _pending_actions(s):
+        fight = edit(fight, attacker, status="acted")
+        return _next_actor(fight)
+    return fight
+
+
+def _abort(fight: Fight, command: nc.Abort) -> Fight:
+    name = get(fight, command.name).name
+    s = sheet(get(fight, name))
+    if part(fight).phase != "act":
+        raise Refusal("Solo se abandona una acción en la fase de acción, ante un ataque")
+    if s.status == "acted" or (fight.actor == name and any(d.done for d in s.declared)):
+        raise Refusal(f"{name} ya ha actuado este turno: no puede abortar para defenderse")
+    if s.has("aturdido"):
+        raise Refusal(f"{name} está aturdido: {STUNNED_HINT}")
+    if grappled_with(s) is not None:
+        raise Refusal(f"{name} está en una presa: no puede hacer otra cosa")
+    attack, m = _check_defense(fight, name, command.maneuver)
+    if s.willpower <= 0:
+        raise Refusal(f"{name} no tiene Fuerza de Voluntad: no puede abortar")
+    left = [i for i, d in enumerate(s.declared) if not d.done]
+    if not left and s.status != "delaying":
+        raise Refusal(f"{name} no tiene ninguna acción declarada que abandonar")
+    if command.action is not None:
+        wanted = find_maneuver(command.action)
+        left = [i for i in left if wanted is not None and s.declared[i].action == wanted.id]
+        if not left:
+            raise Refusal(f"{name} no declaró esa acción")
+    if command.spend:
+        if s.spent:
+            raise Refusal(f"{name} ya gastó un punto de Fuerza de Voluntad este turno")
+        if s.points <= 0:
+            raise Refusal(f"{name} no tiene puntos de Fuerza de Voluntad")
+        fight = edit(fight, name, points=s.points - 1, spent=True)
+        how = f"gasta un punto de FV ({s.points} → {s.points - 1})"
+    else:
+        if command.roll is None:
+            fight, wp, text = roll_pool(fight, s.willpower, BASE)
+            how = f"tira FV {s.willpower} dados: {text}"
+        else:
+            wp = command.roll
+            how = f"tira FV {s.willpower} dados: {wp} éxito(s)"
+        if wp <= 0:
+            return log(fight, f"{name} intenta abandonar su acción: {how}: falla, no puede defenderse y sigue con"
+                              " lo declarado", [name])
+    s = sheet(get(fight, name))
+    slot = left[-1] if left else None
+    penalty = s.declared[slot].penalty if slot is not None else 0
+    declared = s.declared if slot is None else tuple(
+        evolve(d, done=True, action=m.id, defense=True) if i == slot else d for i, d in enumerate(s.declared))
+    full = s.full_defense
+    fight = edit(fight, name, declared=declared, aborted=True, full_defense=False, aim=0, aim_scope=False,
+                 status="declared" if s.status == "delaying" else s.status)
+    if full:
+        fight = edit(fight, name, declared=tuple(evolve(d, done=True) for d in declared))
+    traits = _defense_traits(s, m.id)
+    live = None if traits is None else traits + penalty + s.health_penalty
+    fight = log(fight, f"{name} abandona su acción para defenderse: {how}", [name])
+    fight = edit(fight, name, defenses=s.defenses + 1)
+    successes = command.defense
+    return _resolve_defense(fight, name, attack, m, live, successes, "abandono")
+
+
+def _delay(fight: Fight, command: nc.Delay) -> Fight:
+    name = get(fight, command.name).name
+    _check_turn(fight, name)
+    s = sheet(get(fight, name))
+    if any(d.done for d in s.declared):
+        raise Refusal(f"{name} ya ha empezado a actuar: no puede retrasarse")
+    fight = edit(fight, name, status="delaying", declared=())
+    fight = log(fight, f"{name} retrasa su acción: actuará cuando quiera («{name} actua ACCION …»)", [name])
+    return _next_actor(fight)
+
+
+def _end_go(fight: Fight, command: nc.EndGo) -> Fight:
+    name = get(fight, command.name).name
+    s = _check_turn(fight, name)
+    fight = _close_attack(fight)
+    fight = _finish(fight, name, f"{name} termina (deja lo que le quedaba)")
+    del s
+    return _next_actor(fight)
+
+
+# ------------------------------------------------------------------ what happens to someone
+
+
+def _damage(fight: Fight, command: nc.Damage) -> Fight:
+    name = get(fight, command.name).name
+    if command.levels <= 0:
+        raise Refusal("El daño es de 1 nivel o más (tras la absorción)")
+    s = sheet(get(fight, name))
+    lethal, bashing = s.lethal, s.bashing
+    if command.lethal:
+        lethal += command.levels
+    else:
+        bashing += command.levels
+    if lethal + bashing > s.levels:  # bashing beyond a full track turns lethal
+        over = lethal + bashing - s.levels
+        turned = min(over, bashing)
+        bashing -= turned
+        lethal += turned
+    conditions = s.conditions
+    tail = ""
+    if lethal > s.levels:
+        conditions = (*conditions, NCondition("muerto"))
+        tail = ": muere"
+    s = evolve(s, lethal=min(lethal, s.levels + 1), bashing=bashing, conditions=conditions)
+    level = LEVELS[min(s.marked, len(LEVELS)) - 1] if s.marked else "ileso"
+    threshold = s.stamina + (2 if s.supernatural else 0)
+    fight = fight.replace(evolve(get(fight, name), sheet=s))
+    kind = "letal" if command.lethal else "contundente"
+    text = f"{name}: {command.levels} {kind} → {level} ({s.health_penalty:+d})".replace("+0", "0") + tail
+    attack = part(fight).attack
+    if attack is not None and attack.target == name:
+        fight = with_part(fight, attack=None)
+    if command.levels > threshold and not s.out:
+        acted = s.status in ("acted",) or fight.actor == name
+        until = fight.turn + 1 if acted else fight.turn
+        s2 = sheet(get(fight, name))
+        declared = tuple(d for d in s2.declared if not d.defense or d.done) if acted else s2.declared
+        fight = edit(fight, name, conditions=(*s2.conditions, NCondition("aturdido", None, until)),
+                     declared=declared, status=s2.status if acted or s2.status == "to_declare" else "stunned")
+        text += (f"; {command.levels} > {threshold}: aturdido, pierde "
+                 + ("la acción del turno siguiente" if acted else "su acción de este turno"))
+    if s.out:
+        fight = edit(fight, name, status="out")
+        text += ": fuera de combate" if not tail else ""
+    fight = log(fight, text, [name], kind=LogKind.CONDITION)
+    if attack is not None and attack.target == name:
+        fight = _after_attack(fight, attack.attacker)
+    if fight.actor == name and sheet(get(fight, name)).status in ("stunned", "out"):
+        fight = _next_actor(evolve(fight, actor=None))
+    return fight
+
+
+def _willpower(fight: Fight, command: nc.Willpower) -> Fight:
+    name = get(fight, command.name).name
+    s = sheet(get(fight, name))
+    if s.spent:
+        raise Refusal(f"{name} ya gastó un punto de Fuerza de Voluntad este turno")
+    if s.points <= 0:
+        raise Refusal(f"{name} no tiene puntos de Fuerza de Voluntad")
+    fight = edit(fight, name, points=s.points - 1, spent=True)
+    return log(fight, f"{name} gasta un punto de Fuerza de Voluntad ({s.points} → {s.points - 1})", [name],
+               kind=LogKind.CONDITION)
+
+
+def _condition(fight: Fight, command: nc.SetCondition) -> Fight:
+    name = get(fight, command.name).name
+    s = sheet(get(fight, name))
+    id = command.condition
+    if command.on:
+        if s.has(id):
+            raise Refusal(f"{name} ya está {command.spelled or id}")
+        until = None
+        if id == "desequilibrado":
+            until = fight.turn + 1 if part(fight).phase != "initiative" else fight.turn
+        if id == "sorprendido":
+            until = 1
+        s = evolve(s, conditions=(*s.conditions, NCondition(id, command.spelled, until)))
+        if id == "derribado":
+            s = evolve(s, ini_penalty=2)
+        if id == "aturdido":
+            acted = s.status == "acted"
+            s = evolve(s, conditions=tuple(NCondition("aturdido", None, fight.turn + 1 if acted else fight.turn)
+                                           if c.id == "aturdido" else c for c in s.conditions))
+        fight = fight.replace(evolve(get(fight, name), sheet=s))
+        fight = log(fight, f"{name}: +{command.spelled or id}", [name], kind=LogKind.CONDITION)
+        if id == "derribado":
+            fight = log(fight, f"{name} está derribado: −2 a la iniciativa del turno siguiente; levantarse es su"
+                               " siguiente acción (Destreza + Atletismo, dificultad 6)", [name], kind=LogKind.RULE)
+        return fight
+    if not s.has(id):
+        raise Refusal(f"{name} no está {id}")
+    s = evolve(s, conditions=tuple(c for c in s.conditions if c.id != id))
+    fight = fight.replace(evolve(get(fight, name), sheet=s))
+    return log(fight, f"{name}: −{id}", [name], kind=LogKind.CONDITION)
+
+
+def _level(fight: Fight, command: nc.Level) -> Fight:
+    name = get(fight, command.name).name
+    if command.what == "cobertura":
+        if not 0 <= command.value <= 3:
+            raise Refusal("Cobertura de 0 a 3 (ligera 1, buena 2, superior 3)")
+        fight = edit(fight, name, cover=command.value)
+        return log(fight, f"{name}: cobertura {command.value} (+{command.value} a la dificultad de acertarle)",
+                   [name], kind=LogKind.CONDITION)
+    if not 1 <= command.value <= 20:
+        raise Refusal("Oponentes de 1 a 20")
+    fight = edit(fight, name, opponents=command.value)
+    return log(fight, f"{name}: {command.value} oponentes (+{min(command.value - 1, 4)} a la dificultad)", [name],
+               kind=LogKind.CONDITION)
+
+
+def _link(fight: Fight, a: str, b: str, hold: bool) -> Fight:
+    sa, sb = sheet(get(fight, a)), sheet(get(fight, b))
+    mine, theirs = ("sujeta", "sujetado") if hold else ("presa", "apresado")
+    fight = edit(fight, a, conditions=(*sa.conditions, NCondition(mine, b)))
+    fight = edit(fight, b, conditions=(*sb.conditions, NCondition(theirs, a), NCondition("inmovilizado")))
+    return log(fight, f"{a} {'sujeta' if hold else 'agarra'} a {b}: {b} queda inmovilizado", [a, b],
+               kind=LogKind.CONDITION)
+
+
+def _release(fight: Fight, name: str) -> Fight:
+    s = sheet(get(fight, name))
+    link = grappled_with(s)
+    if link is None:
+        raise Refusal(f"{name} no está en ninguna presa")
+    other = link[1]
+    for who in (name, other):
+        t = sheet(get(fight, who))
+        fight = edit(fight, who, conditions=tuple(c for c in t.conditions if c.id not in (
+            "presa", "sujeta", "apresado", "sujetado", "inmovilizado")))
+    return log(fight, f"{name} y {other} dejan la presa", [name, other], kind=LogKind.CONDITION)
+
+
+def _grapple(fight: Fight, command: nc.Grapple) -> Fight:
+    a = get(fight, command.name).name
+    if command.other is None:
+        return _release(fight, a)
+    b = get(fight, command.other).name
+    if a == b:
+        raise Refusal("Una presa necesita dos combatientes distintos")
+    if grappled_with(sheet(get(fight, a))) or grappled_with(sheet(get(fight, b))):
+        raise Refusal("Uno de los dos ya está en una presa («suelta NOMBRE» primero)")
+    return _link(fight, a, b, command.hold)
+
+
+def _ambush(fight: Fight, command: nc.Ambush) -> Fight:
+    a, b = get(fight, command.name).name, get(fight, command.target).name
+    if fight.turn != 1 or part(fight).phase != "initiative":
+        raise Refusal("La emboscada se resuelve antes del turno 1")
+    if command.successes < 0:
+        raise Refusal("exitos= no puede ser negativo")
+    if command.successes == 0:
+        return log(fight, f"Emboscada de {a} a {b}: {b} la detecta; todos tiran iniciativa", [a, b])
+    s = sheet(get(fight, b))
+    fight = edit(fight, b, conditions=(*s.conditions, NCondition("sorprendido", None, 1)))
+    return log(fight, f"Emboscada de {a} a {b}: ataque gratuito con +{command.successes - 1} dados; {b} no puede"
+                      " defenderse", [a, b])
+
+
+def _ammo(fight: Fight, command: nc.Ammo) -> Fight:
+    name = get(fight, command.name).name
+    s = sheet(get(fight, name))
+    weapon = s.weapon(command.weapon) or next((w for w in s.weapons if command.weapon in (w.name,)), None)
+    if weapon is None:
+        raise Refusal(f"{name} no tiene el arma «{command.weapon}»")
+    top = weapon.magazine + (1 if weapon.chamber else 0)
+    if not 0 <= command.count <= top:
+        raise Refusal(f"Munición {command.count}: {weapon.name} lleva como mucho {top}")
+    fight = _set_weapon(fight, name, evolve(weapon, ammo=command.count))
+    return log(fight, f"{name}: {weapon.name} {command.count} balas", [name], kind=LogKind.SETUP)
+
+
+def _remove(fight: Fight, command: cmd.Remove) -> Fight:
+    c = get(fight, command.name)
+    fight = evolve(fight, combatants=tuple(x for x in fight.combatants if x.key != c.key),
+                   actor=None if fight.actor == c.name else fight.actor)
+    p = part(fight)
+    fight = with_part(fight, order=tuple(n for n in p.order if n != c.name),
+                      declarer=None if p.declarer == c.name else p.declarer,
+                      attack=None if p.attack is not None and c.name in (p.attack.attacker, p.attack.target)
+                      else p.attack)
+    fight = fight.note(f"Baja de {c.name}", kind=LogKind.SETUP, about=[mention_of(c)])
+    if p.declarer == c.name:
+        return _next_declarer(fight)
+    if p.phase == "act" and fight.actor is None:
+        return _next_actor(fight)
+    return fight
+
+
+_HANDLERS: dict[type, Callable[[Fight, object], Fight]] = {
+    nc.Add: _add, nc.Arm: _arm, nc.Initiative: _initiative, cmd.Roll: _roll, cmd.Swap: _swap,
+    cmd.Next: _next, cmd.Begin: _next, cmd.NewTurn: _new_turn, nc.Declare: _declare, nc.Act: _act,
+    nc.Defend: _defend, nc.Abort: _abort, nc.Delay: _delay, nc.EndGo: _end_go, nc.Damage: _damage,
+    nc.Willpower: _willpower, nc.SetCondition: _condition, nc.Level: _level, nc.Grapple: _grapple,
+    nc.Ambush: _ambush, nc.Ammo: _ammo, cmd.Remove: _remove,
+    cmd.Rename: _CDB_EXTRAS[cmd.Rename], cmd.Note: _CDB_CONDITIONS[cmd.Note],
+    cmd.Reveal: _CDB_CONDITIONS[cmd.Reveal],
+}
+
+
+def apply(fight: Fight, command: object) -> Fight:
+    handler = _HANDLERS.get(type(command))
+    if handler is None:
+        raise Refusal("Esa orden no existe en el sistema narrativo")
+    after = handler(fight, command)
+    check_state(after, fight)
+    return after
+
+
+def new_fight(name: str, seed: int) -> Fight:
+    """A new fight is in turn 1's initiative phase (SYSTEMS.md §3.5)."""
+    return Fight(name=name, rules="narrador", seed=seed, turn=1, narr=NarrPart()).note(
+        f"Combate «{name}» (sistema narrativo) · Turno 1 · Iniciativa", kind=LogKind.SETUP)
+
+
+def consistency(fight: Fight) -> str | None:
+    for c in fight.combatants:
+        if not isinstance(c.sheet, NarrSheet):
+            return f"«{c.name}» no tiene hoja del sistema narrativo"
+    p = part(fight)
+    names = {c.name for c in fight.combatants}
+    if not set(p.order) <= names or (p.declarer is not None and p.declarer not in names):
+        return "el orden nombra a quien no está en el combate"
+    if p.phase not in ("initiative", "declare", "act", "over"):
+        return f"fase desconocida «{p.phase}»"
+    if fight.moment is not None or fight.cs is not None:
+        return "tiene datos de otro reglamento"
+    return None
+
+
+__all__ = ["apply", "consistency", "new_fight", "TRAITS"]
