@@ -190,7 +190,7 @@ def _do(args: list[str], folder: Path) -> int:
                     return _fail(f"«{line}»: {refusal_text(refusal)}", 1)
                 if outcome.kind in (UNDO, REDO):
                     said.append(outcome.message)
-                elif outcome.fight.rules == "csystem":  # SYSTEMS.md: kept, said on stderr
+                elif outcome.fight.rules in ("csystem", "narrador"):  # SYSTEMS.md: kept, said on stderr
                     for entry in outcome.fight.log[before:]:
                         if entry.warning:
                             _err(f"cdbtui: {_one_line(entry.text)}")

@@ -24,6 +24,8 @@ from .conditions import known_conditions
 from .csystem.actions import available as cs_available
 from .csystem.parser import ACTIONS as CS_ACTIONS, KEYWORDS as CS_KEYWORDS
 from .csystem.tables import CONDITIONS as CS_CONDITIONS, find_action as cs_find_action
+from .narrador.parser import ACTIONS as NARR_ACTIONS, KEYWORDS as NARR_KEYWORDS
+from .narrador.tables import CONDITIONS as NARR_CONDITIONS, maneuvers as narr_maneuvers
 from .errors import Refusal
 from .model import Combatant, Fight
 from .parser import take_name, words_match
@@ -263,6 +265,8 @@ def _state(fight: Fight, done: list[Token]) -> _State:
         return _State(("keyword", "name"))
     if fight.rules == "csystem":
         return _cs_state(fight, done)
+    if fight.rules == "narrador":
+        return _narr_state(fight, done)
     keyword = KEYWORDS.get(fold(done[0].value))
     n = len(done)
     if keyword is None:
@@ -328,6 +332,57 @@ def _cs_state(fight: Fight, done: list[Token]) -> _State:
     return _names_then(fight, done, 1, lambda c, j: _NOTHING)
 
 
+def _narr_state(fight: Fight, done: list[Token]) -> _State:
+    """The storyteller system's lines (SYSTEMS.md §3.2)."""
+    keyword = NARR_KEYWORDS.get(fold(done[0].value))
+    n = len(done)
+    if keyword is None:
+        def after(c: Combatant, j: int) -> _State:
+            if j == n:
+                return _State(("narr-verb",), c)
+            verb = NARR_ACTIONS.get(fold(done[j].value))
+            if verb in ("defiende", "aborta") and j + 1 == n:
+                return _State(("narr-defense" if verb == "defiende" else "narr-abort",), c)
+            if verb == "actua" and j + 1 == n:
+                return _State(("narr-maneuver", "to"), c)
+            if verb == "actua" and fold(done[-1].value) in TARGET_WORDS:
+                return _State(("target",), c)
+            return _NOTHING
+        return _names_then(fight, done, 0, after)
+    if keyword in _FREE:
+        return _NOTHING
+    if keyword == "declara":
+        return _names_then(fight, done, 1, lambda c, j: _State(("narr-maneuver",), c))
+    if keyword == "alta":
+        return _State(("narr-add",)) if n >= 2 else _NOTHING
+    if keyword == "estado":
+        return _names_then(fight, done, 1, lambda c, j: _State(("narr-condition",), c) if j == n else _NOTHING)
+    if keyword == "dano":
+        return _names_then(fight, done, 1, lambda c, j: _State(("narr-damage",), c) if j + 1 == n else _NOTHING)
+    if keyword in ("tirar",):
+        return _names_then(fight, done, 1, lambda c, j: _NOTHING, many=True)
+    return _names_then(fight, done, 1, lambda c, j: _NOTHING)
+
+
+def _narr_offer(kind: str, at: int, key: str) -> list[Candidate]:
+    if kind == "narr-verb":
+        return _words(at, key, ("actua", "defiende", "aborta", "retrasa", "fin"))
+    if kind == "narr-maneuver":
+        return _words(at, key, sorted({m.id for m in narr_maneuvers().values()} | {"defensa-total", "retrasa"}))
+    if kind == "narr-defense":
+        return _words(at, key, ("esquiva", "bloqueo", "parada"))
+    if kind == "narr-abort":
+        return _words(at, key, ("tira", "gasta"))
+    if kind == "narr-condition":
+        return _words(at, key, [f"+{c}" for c in NARR_CONDITIONS] + [f"-{c}" for c in NARR_CONDITIONS])
+    if kind == "narr-damage":
+        return _words(at, key, ("letal", "contundente"))
+    if kind == "narr-add":
+        return _words(at, key, ("ini=", "des=", "ast=", "fv=", "res=", "fue=", "per=", "salud=", "rasgos=", "bando=",
+                                "sobrenatural", "ambidiestro", "oculto", "privado"))
+    return []
+
+
 # ---------------------------------------------------------------- the candidates
 
 
@@ -376,8 +431,12 @@ def _offer(fight: Fight, done: list[Token], word: Token, state: _State) -> list[
     c = state.who
     cs_fight = fight.rules == "csystem"
     for kind in state.kinds:
+        if kind.startswith("narr-"):
+            out += _narr_offer(kind, at, key) if bare else []
+            continue
         if kind == "keyword" and bare:
-            spellings = CS_KEYWORDS if cs_fight else KEYWORDS
+            spellings = (CS_KEYWORDS if cs_fight else NARR_KEYWORDS if fight.rules == "narrador"
+                         else KEYWORDS)
             canonical = sorted(set(spellings.values()))
             out += _words(at, key, _spelled(spellings, canonical, key))
         elif cs_fight and kind in _CS_KINDS:

@@ -33,6 +33,7 @@ from attrs import define, frozen
 
 from . import commands as cmd
 from .csystem import commands as cs
+from .narrador import commands as nc
 from .errors import Refusal
 from .model import Fight, Log, evolve
 from .parser import parse
@@ -41,7 +42,7 @@ from .rules import apply, new_fight
 
 #: Commands whose warnings are the DJ's choice to confirm (not consequences like damage):
 #: CdB's maneuvers, interrupts and declines; C-System's actions (SYSTEMS.md §2.3 "Warnings").
-CAUTIOUS = (cmd.Perform, cmd.Trigger, cmd.Done, cs.Act)
+CAUTIOUS = (cmd.Perform, cmd.Trigger, cmd.Done, cs.Act, nc.Declare, nc.Act, nc.Defend, nc.Abort)
 
 
 #: What a command did to the history, as the save's journal records it.
