@@ -116,6 +116,11 @@ class Act:
     successes: int | None = None
     meters: int | None = None
     pool: int | None = None
+    #: The distance to the target in metres (the range band: §8.3 Alcance).
+    distance: int | None = None
+    #: Modifiers named by words: quemarropa, larga, flanco, espalda, a-ciegas,
+    #: localizacion-medio / -pequeno / -diminuto (§8.2, §8.3).
+    words: tuple[str, ...] = ()
 
     def line(self) -> str:
         parts = [quote(self.name), "actua"]
@@ -123,7 +128,8 @@ class Act:
             parts.append(self.action + ("" if self.pool is None else f":{self.pool}"))
         if self.target is not None:
             parts += ["a", quote(self.target)]
-        return " ".join(parts + _opt("exitos", self.successes) + _opt("metros", self.meters))
+        return " ".join(parts + list(self.words) + _opt("exitos", self.successes) + _opt("metros", self.meters)
+                        + _opt("distancia", self.distance))
 
 
 @frozen

@@ -32,6 +32,9 @@ ACTIONS = {"actua": "actua", "act": "actua", "defiende": "defiende", "defend": "
 SIDES = {"pj": "pj", "pc": "pj", "pnj": "pnj", "npc": "pnj"}
 TARGET_WORDS = frozenset({"a", "contra", "at", "vs", "to"})
 SPECIAL_DECLARATIONS = ("retrasa", "defensa-total")
+#: Words an attack may carry (STORYTELLER §8.2, §8.3): the range band, the side, a called shot.
+ACT_WORDS = ("quemarropa", "larga", "flanco", "espalda", "a-ciegas", "localizacion-medio",
+             "localizacion-pequeno", "localizacion-diminuto")
 USAGE = {
     "alta": ("alta NOMBRE (ini=N | des=N ast=N) fv=N [res=N] [fue=N] [per=N] [salud=7] [sobrenatural]"
              " [ambidiestro] [rasgos=pelea:3,esquivar:4] [bando=…] [oculto] [privado]"),
@@ -269,6 +272,7 @@ def _combatant_line(fight: Fight, tokens: list[str]) -> object:
     values, words = _pairs(rest)
     if verb == "actua":
         action = pool = target = None
+        extra_words: list[str] = []
         i = 0
         while i < len(words):
             w = words[i]
@@ -276,6 +280,10 @@ def _combatant_line(fight: Fight, tokens: list[str]) -> object:
                 person, tail = take_name(fight, words[i + 1:])
                 target = person.name
                 words = words[:i] + tail
+                continue
+            if slug(w) in ACT_WORDS:
+                extra_words.append(slug(w))
+                i += 1
                 continue
             if action is None:
                 name, _, typed = w.partition(":")
@@ -286,10 +294,11 @@ def _combatant_line(fight: Fight, tokens: list[str]) -> object:
             else:
                 raise Refusal(f"Sobra «{w}»: se usa «NOMBRE actua [ACCION] [a OBJETIVO] [exitos=N] [metros=N]»")
             i += 1
-        extra = set(values) - {"exitos", "metros"}
+        extra = set(values) - {"exitos", "metros", "distancia"}
         if extra:
             raise Refusal(f"No conozco «{sorted(extra)[0]}=»")
-        return nc.Act(c.name, action, target, _opt_number(values, "exitos"), _opt_number(values, "metros"), pool)
+        return nc.Act(c.name, action, target, _opt_number(values, "exitos"), _opt_number(values, "metros"), pool,
+                      _opt_number(values, "distancia"), tuple(dict.fromkeys(extra_words)))
     if verb == "defiende":
         if len(words) != 1:
             raise Refusal("Se usa «NOMBRE defiende bloqueo|esquiva|parada [exitos=N]»")

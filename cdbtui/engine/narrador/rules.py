@@ -639,11 +639,24 @@ def _attack(fight: Fight, name: str, target: str, d: Declared, m: Maneuver, comm
     if t.has("cegado"):
         notes.append("+2 dados (objetivo cegado)")
         extra += 2
-    difficulty = BASE + m.difficulty + (t.cover if ranged else 0) + min(max(s.opponents - 1, 0), 4)
-    if s.has("desequilibrado"):
-        difficulty += 1
-    if s.has("cegado"):
-        difficulty += 2
+    base = BASE
+    if ranged and weapon is not None:
+        base, band = _range_band(name, weapon, command)
+        if band:
+            notes.append(band)
+    elif "quemarropa" in command.words:
+        base = 4
+    cover = max(t.cover, 1 if t.has("derribado") else 0) if ranged else 0  # on the ground: light cover
+    own_cover = max(s.cover - 1, 0) if ranged else 0  # shooting back from cover (§8.3 Cobertura)
+    difficulty = base + m.difficulty + cover + own_cover + _own_penalties(s)
+    for word, dif, dice_bonus, label in _WORD_MODS:
+        if word in command.words:
+            difficulty += dif
+            extra += dice_bonus
+            notes.append(label)
+    if "a-ciegas" in command.words and ranged:
+        fight = log(fight, "Aviso: a ciegas, la mayoría de los ataques a distancia no pueden ni hacerse",
+                    [name], warning=True, kind=LogKind.RULE)
     live = dice(s, d, extra=extra)
     if command.successes is not None:
         successes = command.successes
@@ -665,12 +678,44 @@ def _attack(fight: Fight, name: str, target: str, d: Declared, m: Maneuver, comm
         fight = with_part(fight, attack=None)
         return log(fight, f"{head} → {'fracaso' if successes < 0 else 'falla'}", [name, target])
     text = f"{head} → {successes} éxito(s); sin defensa: daño {damage} + ({successes} − 1) = {damage + successes - 1} dados"
-    if m.id == "presa":
-        fight = _link(fight, name, target, hold=False)
-    if m.id == "sujetar":
-        fight = _link(fight, name, target, hold=True)
-        text = f"{head} → {successes} éxito(s): {target} queda sujeto"
+    if m.id in ("presa", "sujetar"):
+        text = f"{head} → {successes} éxito(s): si no se defiende, {target} queda {'sujeto' if m.id == 'sujetar' else 'apresado'}"
     return log(fight, text, [name, target])
+
+
+#: Attack words (§8.2): (word, difficulty, dice, what the log says).
+_WORD_MODS = (
+    ("flanco", 0, 1, "+1 dado por el flanco"),
+    ("espalda", 0, 2, "+2 dados por la espalda"),
+    ("a-ciegas", 2, 0, "+2 dif. a ciegas"),
+    ("localizacion-medio", 1, 0, "+1 dif. localización media"),
+    ("localizacion-pequeno", 2, 0, "+2 dif. localización pequeña (+1 daño)"),
+    ("localizacion-diminuto", 3, 0, "+3 dif. localización diminuta (+2 daño)"),
+)
+
+
+def _own_penalties(s: NarrSheet) -> int:
+    """What makes every action of `s` harder: Desequilibrado +1, Cegado +2, each
+    opponent beyond the first +1 (at most +4) (§8.1, §10)."""
+    return (1 if s.has("desequilibrado") else 0) + (2 if s.has("cegado") else 0) + min(max(s.opponents - 1, 0), 4)
+
+
+def _range_band(name: str, weapon: NWeapon, command: nc.Act) -> tuple[int, str]:
+    """The base difficulty of a shot (§8.3 Alcance): 4 at two metres or less, 6 up to
+    the weapon's range, 8 up to twice it."""
+    if "quemarropa" in command.words:
+        return 4, "quemarropa"
+    if "larga" in command.words:
+        return 8, "larga distancia"
+    if command.distance is None:
+        return BASE, ""
+    if command.distance <= 2:
+        return 4, f"a {command.distance} m: quemarropa"
+    if command.distance <= weapon.range:
+        return BASE, f"a {command.distance} m"
+    if command.distance <= 2 * weapon.range:
+        return 8, f"a {command.distance} m: larga distancia"
+    raise Refusal(f"{weapon.name} alcanza {2 * weapon.range} m como mucho: {name} no llega a {command.distance} m")
 
 
 def _damage_dice(s: NarrSheet, m: Maneuver, weapon: NWeapon | None) -> int:
@@ -684,8 +729,17 @@ def _damage_dice(s: NarrSheet, m: Maneuver, weapon: NWeapon | None) -> int:
 
 
 def _close_attack(fight: Fight) -> Fight:
-    """The attack being resolved is over (its damage typed, or the turn goes on)."""
-    return with_part(fight, attack=None) if part(fight).attack is not None else fight
+    """The attack being resolved is over (its damage typed, or the turn goes on): a
+    Presa or Sujetar that kept a net success links the two (§10)."""
+    attack = part(fight).attack
+    if attack is None:
+        return fight
+    fight = with_part(fight, attack=None)
+    net = attack.successes - (attack.defended or 0)
+    if attack.action in ("presa", "sujetar") and net >= 1 and fight.find(attack.target) is not None \
+            and grappled_with(sheet(get(fight, attack.attacker))) is None:
+        fight = _link(fight, attack.attacker, attack.target, hold=attack.action == "sujetar")
+    return fight
 
 
 def _defense_traits(s: NarrSheet, maneuver: str) -> int | None:
@@ -760,7 +814,8 @@ def _defend(fight: Fight, command: nc.Defend) -> Fight:
 
 def _resolve_defense(fight: Fight, name: str, attack: PendingAttack, m: Maneuver, live: int | None,
                      successes: int | None, what: str) -> Fight:
-    difficulty = BASE + (1 if attack.action == "dispersion" and m.id == "esquiva" else 0)
+    defender = sheet(get(fight, name))
+    difficulty = BASE + (1 if attack.action == "dispersion" and m.id == "esquiva" else 0) + _own_penalties(defender)
     rolled = ""
     if successes is None:
         if live is None:
@@ -776,6 +831,11 @@ def _resolve_defense(fight: Fight, name: str, attack: PendingAttack, m: Maneuver
     if attack.successes <= successes:
         fight = with_part(fight, attack=None)
         fight = log(fight, f"{head} → falla el ataque de {attack.attacker}", [name, attack.attacker])
+        weapon = next((w for w in defender.weapons if not w.ranged), None)
+        if m.id == "parada" and successes > attack.successes and weapon is not None and weapon.lethal:
+            counter = successes - attack.successes + weapon.damage + (defender.strength if weapon.strength else 0)
+            fight = log(fight, f"{name} para con {weapon.name}: {counter} dados de daño contra {attack.attacker}",
+                        [name, attack.attacker], kind=LogKind.RULE)
         return _after_attack(fight, attack.attacker)
     net = attack.successes - successes
     fight = with_part(fight, attack=evolve(attack, defended=successes))
@@ -899,7 +959,7 @@ def _damage(fight: Fight, command: nc.Damage) -> Fight:
     text = f"{name}: {command.levels} {kind} → {level} ({s.health_penalty:+d})".replace("+0", "0") + tail
     attack = part(fight).attack
     if attack is not None and attack.target == name:
-        fight = with_part(fight, attack=None)
+        fight = _close_attack(fight)
     if command.levels > threshold and not s.out:
         acted = s.status in ("acted",) or fight.actor == name
         until = fight.turn + 1 if acted else fight.turn
