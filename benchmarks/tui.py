@@ -62,7 +62,27 @@ sys.path.insert(0, str(Path(__file__).parents[1]))
 os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
 
 CYCLE = ("1", "u", "e", "u", "space", "u", "l", "h")
+#: C-System (`--rules csystem`): end the go, undo, next, undo, select right and left.
+CS_CYCLE = ("f", "u", "space", "u", "right", "left")
 SIZE = (160, 50)
+
+
+def build_cs_save(folder: Path, count: int) -> Path:
+    """A started C-System fight of `count` combatants (NH 1–12, half with a rifle)."""
+    from cdbtui.engine.session import Session
+    from cdbtui.store import create
+
+    session = Session.new("Banco", "csystem", seed=1)
+    for i in range(count):
+        side = "pj" if i % 4 == 0 else "pnj"
+        session.execute(f"alta C{i:03d} nh={1 + i % 12} des={i % 7} ale={i % 5} per=8 con=6 rd=2 bando={side}")
+        if i % 2:
+            session.execute(f"arma C{i:03d} rifle modos=sa,fa cargador=30 dano=2d6")
+        session.execute(f"iniciativa C{i:03d} {5 + i % 25}")
+    session.execute("empezar")
+    path = folder / f"banco-cs-{count}.toml"
+    create(path, session)
+    return path
 
 
 def build_save(folder: Path, count: int) -> Path:
@@ -132,7 +152,8 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[index]
 
 
-async def measure_keys(path: Path, presses: int, meter: Meter) -> tuple[list[float], list[float]]:
+async def measure_keys(path: Path, presses: int, meter: Meter,
+                       cycle: tuple[str, ...] = CYCLE) -> tuple[list[float], list[float]]:
     from cdbtui.tui.app import CdbApp
 
     app = CdbApp(path)
@@ -142,11 +163,11 @@ async def measure_keys(path: Path, presses: int, meter: Meter) -> tuple[list[flo
         meter.console = app.console
         await pilot.pause()
         for _ in range(4):  # warm caches (catalog, styles) before measuring
-            for key in CYCLE:
+            for key in cycle:
                 await pilot.press(key)
                 await pilot.pause()
         for index in range(presses):
-            key = CYCLE[index % len(CYCLE)]
+            key = cycle[index % len(cycle)]
             meter.work = 0.0
             began = time.process_time()
             await pilot.press(key)
@@ -391,6 +412,26 @@ def report_terminal(paths: dict[int, Path], presses: int, pause: float = 0.0) ->
     return ok
 
 
+def cs_headless(presses: int, goals: dict[int, float]) -> bool:
+    """The headless work per key on C-System fights of 10, 50 and 200 (issue 13: p95
+    under 16 ms at 50)."""
+    ok = True
+    with tempfile.TemporaryDirectory() as folder:
+        meter = Meter()
+        meter.install()
+        print(f"cdbtui TUI benchmark, C-System · {SIZE[0]}×{SIZE[1]} · keys {' '.join(CS_CYCLE)} · {presses} per size")
+        print(f"{'combatants':>10} | {'work median':>11} {'work p95':>9} | {'cpu median':>10} {'cpu p95':>8} | goal")
+        for count in (10, 50, 200):
+            work, cpu = asyncio.run(measure_keys(build_cs_save(Path(folder), count), presses, meter, CS_CYCLE))
+            p95 = percentile(work, 0.95)
+            goal = goals.get(count)
+            verdict = "—" if goal is None else ("ok" if p95 < goal else f"FALLA (> {goal * 1000:.0f} ms)")
+            ok = ok and verdict in ("—", "ok")
+            print(f"{count:>10} | {statistics.median(work) * 1000:>8.2f} ms {p95 * 1000:>6.2f} ms"
+                  f" | {statistics.median(cpu) * 1000:>7.2f} ms {percentile(cpu, 0.95) * 1000:>5.2f} ms | {verdict}")
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keys", type=int, default=80, help="keys measured per size (headless)")
@@ -399,9 +440,13 @@ def main() -> int:
                         help="sleep between two polls of the pane (default 0: back to back)")
     parser.add_argument("--part", choices=("all", "headless", "terminal"), default="all",
                         help="only the headless work per key and first paint, or only the real terminal")
+    parser.add_argument("--rules", choices=("cdb", "csystem"), default="cdb",
+                        help="csystem: only the headless work per key on a C-System fight (its key cycle)")
     args = parser.parse_args()
     goals = {50: 0.016, 200: 0.033}
     ok = True
+    if args.rules == "csystem":
+        return 0 if cs_headless(args.keys, goals) else 1
     with tempfile.TemporaryDirectory() as folder:
         paths = {count: build_save(Path(folder), count) for count in (10, 50, 200)}
         if args.part == "terminal":

@@ -37,6 +37,7 @@ from .engine.model import (
 from .players import (
     SECRET,
     cs_players_fight,
+    narr_players_fight,
     player_log,
     players_notes,
     secret,
@@ -44,6 +45,7 @@ from .players import (
 )
 from .printable import literal
 from .view import csystem as cs_view
+from .view import narrador as narr_view
 from .view.sheet import WITH_LEFT_IN_BRACKETS, conditions_text, note_text
 
 #: Heading of the log entries written before turn 1.
@@ -107,13 +109,31 @@ class CsRosterRow:
 
 
 @frozen
+class NarrRosterRow:
+    """A storyteller combatant's line in the roster (SYSTEMS.md §3.1): as text."""
+
+    name: str
+    side: str
+    initiative: str
+    declared: str
+    willpower: str
+    health: str
+    #: Its level of health, place in the turn, conditions, weapons and notes.
+    state: str
+
+    @property
+    def cells(self) -> tuple[str, ...]:
+        return (self.name, self.side, self.initiative, self.declared, self.willpower, self.health, self.state)
+
+
+@frozen
 class Report:
     """Everything an export shows, as plain text pieces."""
 
     title: str
     rules: str
     details: tuple[str, ...]
-    roster: tuple[RosterRow | CsRosterRow, ...]
+    roster: tuple[RosterRow | CsRosterRow | NarrRosterRow, ...]
     turns: tuple[TurnGroup, ...]
     #: The roster's headings and the columns aligned right (numbers): the system's.
     headings: tuple[str, ...] = ()
@@ -173,6 +193,8 @@ def build_report(fight: Fight, *, for_players: bool = False) -> Report:
     """The export's content: roster with final states, and the log turn by turn."""
     if fight.rules == "csystem":
         return _cs_report(fight, for_players)
+    if fight.rules == "narrador":
+        return _narr_report(fight, for_players)
     combatants = visible(fight) if for_players else fight.combatants
     roster = tuple(_row(c, fight, for_players) for c in combatants)
     log = player_log(fight) if for_players else fight.log
@@ -252,6 +274,57 @@ def _cs_report(fight: Fight, for_players: bool) -> Report:
     )
 
 
+def _narr_row(c: Combatant, fight: Fight, for_players: bool) -> NarrRosterRow:
+    """A storyteller combatant's final state; `fight` is the players' one when
+    `for_players` (a private PNJ's numbers then as "?", undone declarations gone)."""
+    sheet = narr_view.sheet_of(c)
+    hide = for_players and narr_view.is_secret(c)
+    state = [] if hide else [narr_view.level_name(sheet)]
+    states = narr_view.state_text(c, fight, secret=hide)
+    if states:
+        state.append(states)
+    if sheet.weapons:
+        state.append("armas: " + ", ".join(narr_view.weapon_text(w, secret=hide) for w in sheet.weapons))
+    state += [f"nota: {note.text}" for note in c.notes]
+    if not for_players:
+        state += [flag for flag, on in (("oculto", c.hidden), ("privado", c.private)) if on]
+    return NarrRosterRow(
+        name=c.name,
+        side=side_label(c.side),
+        initiative=narr_view.initiative_text(sheet, secret=hide, placed=c.name in narr_view.order_of(fight)),
+        declared=narr_view.declared_text(c, fight, secret=hide, for_players=for_players) or NONE,
+        willpower=narr_view.willpower_text(sheet, secret=hide),
+        health=narr_view.health_text(sheet, secret=hide),
+        state=", ".join(state) if state else NONE,
+    )
+
+
+NARR_ROSTER_HEADINGS = ("Nombre", "Bando", "Ini", "Declarado", "FV", "Salud", "Estado")
+_NARR_NUMERIC = frozenset({2})
+
+
+def _narr_report(fight: Fight, for_players: bool) -> Report:
+    """The storyteller export: the list in this turn's order with final states, and
+    the log turn by turn; for players, from `players.narr_players_fight` (no hidden
+    PNJ, no private PNJ's numbers, no undone declaration, only the log entries they
+    may read)."""
+    seen = narr_players_fight(fight) if for_players else fight
+    roster = tuple(_narr_row(c, seen, for_players) for c in narr_view.in_order(seen))
+    phase = narr_view.PHASE_ES.get(narr_view.part_of(fight).phase, "")
+    details = [f"Reglas: {narr_view.RULES_LABEL}", f"Turnos: {fight.turn}", f"Fase: {phase}"]
+    if for_players:
+        details.append("Versión para los jugadores")
+    return Report(
+        title=fight.name,
+        rules=narr_view.RULES_LABEL,
+        details=tuple(details),
+        roster=roster,
+        turns=_turns(seen.log),
+        headings=NARR_ROSTER_HEADINGS,
+        numeric=_NARR_NUMERIC,
+    )
+
+
 ROSTER_HEADINGS = (
     "Nombre", "Bando", "AC por turno", "Momento inicial", "Heridas", "Fatiga", "Estado",
 )
@@ -259,8 +332,8 @@ ROSTER_HEADINGS = (
 _NUMERIC = {2, 3}
 
 
-def _cells(row: RosterRow | CsRosterRow) -> tuple[str, ...]:
-    if isinstance(row, CsRosterRow):
+def _cells(row: RosterRow | CsRosterRow | NarrRosterRow) -> tuple[str, ...]:
+    if isinstance(row, (CsRosterRow, NarrRosterRow)):
         return row.cells
     return (row.name, row.side, row.ac_per_turn, row.start, row.wounds, row.fatigue, row.state)
 

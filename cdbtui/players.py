@@ -23,6 +23,14 @@ A C-System fight (`rules == "csystem"`) has no countdown: `players_fight` hands 
 to `cs_players_fight` (hidden PNJ out of the list and the order, a private PNJ's
 sheet stripped of its numbers, whose go it is without betraying a hidden one), and
 `view.csystem` paints it (`cs_player_lines`, `cs_players_json`).
+
+A storyteller fight (`rules == "narrador"`) goes to `narr_players_fight`: hidden
+PNJ out of the list, the order, whose go or declaration it is and the attack being
+resolved; a private PNJ's sheet stripped of its numbers; and a declaration is
+secret until performed (STORYTELLER §4: only the done actions of a declaration
+reach the players, a delay once its place has passed, a total defense once it has
+defended).  The log stays what `player_log` lets through: what it already said
+publicly.  `view.narrador` paints it (`narr_player_lines`, `narr_players_json`).
 """
 
 from __future__ import annotations
@@ -41,10 +49,12 @@ from .engine.model import (
     Role,
     Status,
 )
+from .engine.narrador.model import Declared, NarrPart, NarrSheet, NCondition, NWeapon
 from .engine.rules import queue
 from .engine.text import fold
 from .printable import literal
 from .view import csystem as cs_view
+from .view import narrador as narr_view
 from .view.sheet import countdown_parts, on_sheet
 
 #: What a private PNJ's number shows as, where one is shown (the export's roster).
@@ -147,6 +157,8 @@ def players_fight(fight: Fight) -> Fight:
     """
     if fight.rules == "csystem":
         return cs_players_fight(fight)
+    if fight.rules == "narrador":
+        return narr_players_fight(fight)
     combatants = tuple(_with_players_notes(c, fight) for c in visible(fight))
     seen = evolve(fight, combatants=combatants, log=player_log(fight), window=None)
     if not fight.started:
@@ -179,6 +191,8 @@ def shown_to_players(entry: LogEntry, *, targets_own_numbers: bool = False) -> b
     target's Defensa and its Vitalidad after the hit) a private PNJ as a target
     counts as its actor.
     """
+    if entry.kind is LogKind.DECLARE:  # what was declared shows as it is performed
+        return False
     about = entry.about
     if not about:
         return True
@@ -231,6 +245,8 @@ def player_headline(fight: Fight) -> str:
     """The big line of the player view: "Turno 2 · Momento 5 · Actúa: Sven"."""
     if fight.rules == "csystem":
         return cs_player_headline(fight)
+    if fight.rules == "narrador":
+        return narr_player_headline(fight)
     if not fight.started:
         return f"{literal(fight.name)} · preparación"
     return " · ".join(countdown_parts(players_fight(fight), whole_queue=False))
@@ -240,6 +256,8 @@ def player_queue(fight: Fight) -> str:
     """The queue at this moment for the players: "Cola: Sven → Soldado 1" (or "—")."""
     if fight.rules == "csystem":
         return cs_player_queue(fight)
+    if fight.rules == "narrador":
+        return narr_player_queue(fight)
     names = [literal(c.name) for c in queue(players_fight(fight))]
     return "Cola: " + (" → ".join(names) if names else "—")
 
@@ -284,6 +302,8 @@ def player_banner(fight: Fight) -> Banner:
     """What the large layout's top shows, from `players_fight`."""
     if fight.rules == "csystem":
         return cs_player_banner(fight)
+    if fight.rules == "narrador":
+        return narr_player_banner(fight)
     seen = players_fight(fight)
     if not seen.started:
         return Banner("Preparación", "", seen.name, "", "")
@@ -335,8 +355,8 @@ def pc_rows(fight: Fight) -> tuple[PcRow, ...]:
     Only PJ (`bando=pj`): a private PNJ's numbers can never reach it.  Before the
     fight starts the AC shown are the AC per turn.
     """
-    if fight.rules == "csystem":
-        return ()  # C-System's PJ are in the list itself (`cs_player_lines`)
+    if fight.rules in ("csystem", "narrador"):
+        return ()  # their PJ are in the list itself (`cs_player_lines`, `narr_player_lines`)
     seen = players_fight(fight)
     line = queue(seen)
     head = line[0].key if line else None
@@ -381,6 +401,8 @@ def player_view(fight: Fight, *, log_lines: int = 20) -> PlayerView:
     seen = players_fight(fight)
     if seen.rules == "csystem":
         return cs_player_view(seen, log_lines=log_lines)
+    if seen.rules == "narrador":
+        return narr_player_view(seen, log_lines=log_lines)
     return PlayerView(
         fight=seen,
         headline=player_headline(seen),
@@ -522,6 +544,167 @@ def cs_player_view(seen: Fight, *, log_lines: int = 20) -> PlayerView:
         headline=cs_player_headline(seen),
         queue=cs_player_queue(seen),
         banner=cs_player_banner(seen),
+        pcs=(),
+        log=tuple(_literal_entry(e) for e in seen.log[-log_lines:]) if log_lines > 0 else (),
+    )
+
+
+# ---------------------------------------------------------------- storyteller (SYSTEMS.md §3.1)
+
+
+def _narr_place_passed(fight: Fight, name: str) -> bool:
+    """Whether the action phase has gone past `name`'s place (the actor is below
+    it, or nobody is left to act at a place): a delay shows from then on."""
+    part = fight.narr if fight.narr is not None else NarrPart()
+    if part.phase != "act":
+        return part.phase == "over"
+    if fight.actor is None or name not in part.order or fight.actor not in part.order:
+        return fight.actor is None
+    return part.order.index(fight.actor) > part.order.index(name)
+
+
+def _narr_public_declaration(sheet: NarrSheet, fight: Fight, name: str) -> NarrSheet:
+    """What players may know of a declaration: its done actions only (the rest is
+    secret until performed), a delay once its place has passed, a total defense
+    once it has defended; no target that names someone hidden."""
+    declared = tuple(d if d.target is None or not _hidden_name(fight, d.target) else evolve(d, target=None)
+                     for d in sheet.declared if d.done)
+    status = sheet.status
+    if status == "delaying" and not _narr_place_passed(fight, name):
+        status = "declared"
+    full = sheet.full_defense and sheet.defenses > 0
+    if (declared, status, full) == (sheet.declared, sheet.status, sheet.full_defense):
+        return sheet
+    return evolve(sheet, declared=declared, status=status, full_defense=full)
+
+
+def _narr_public_sheet(sheet: NarrSheet) -> NarrSheet:
+    """A private PNJ's sheet with only what players can see at the table: its place
+    in the turn, what it did (no pools), its conditions (no values), its weapons (no
+    ammunition), cover and opponents; every number back to its default."""
+    return NarrSheet(
+        status=sheet.status, cover=sheet.cover, opponents=sheet.opponents, aborted=sheet.aborted,
+        full_defense=sheet.full_defense, defenses=sheet.defenses,
+        declared=tuple(Declared(d.action, None, 0, defense=d.defense, done=d.done, target=d.target)
+                       for d in sheet.declared),
+        conditions=tuple(NCondition(c.id) for c in sheet.conditions),
+        weapons=tuple(NWeapon(w.name, strength=w.strength, lethal=w.lethal, range=w.range)
+                      for w in sheet.weapons),
+    )
+
+
+def _narr_players_combatant(c: Combatant, fight: Fight) -> Combatant:
+    """`c` as players see it: its declaration as far as it is public, no private
+    PNJ's numbers, no notes they may not read, nothing naming a hidden combatant."""
+    sheet = c.sheet if isinstance(c.sheet, NarrSheet) else NarrSheet()
+    sheet = _narr_public_declaration(sheet, fight, c.name)
+    if secret(c):
+        sheet = _narr_public_sheet(sheet)
+    conditions = tuple(cond if not _names_hidden(fight, cond.value) else evolve(cond, value=None)
+                       for cond in sheet.conditions)
+    weapons = tuple(w if not _names_hidden(fight, w.name) else evolve(w, name=SECRET) for w in sheet.weapons)
+    if (conditions, weapons) != (sheet.conditions, sheet.weapons):
+        sheet = evolve(sheet, conditions=conditions, weapons=weapons)
+    notes = players_notes(c, fight)
+    if sheet is c.sheet and notes == c.notes:
+        return c
+    return evolve(c, sheet=sheet, notes=notes)
+
+
+def _narr_status(fight: Fight, name: str) -> str:
+    c = fight.find(name)
+    return c.sheet.status if c is not None and isinstance(c.sheet, NarrSheet) else ""
+
+
+def narr_player_actor(fight: Fight) -> str | None:
+    """Whose go players see: the actor if visible; while a hidden PNJ acts, the next
+    visible one still to act at its place, as if the hidden one were not there."""
+    part = fight.narr if fight.narr is not None else NarrPart()
+    actor = fight.find(fight.actor) if part.phase == "act" and fight.actor else None
+    if actor is None:
+        return None
+    if not actor.hidden:
+        return actor.name
+    order = part.order
+    start = order.index(actor.name) + 1 if actor.name in order else 0
+    for name in order[start:]:
+        if not _hidden_name(fight, name) and _narr_status(fight, name) == "declared":
+            return fight.find(name).name
+    return None
+
+
+def narr_player_declarer(fight: Fight) -> str | None:
+    """Who declares for the players: the declarer if visible; while a hidden PNJ
+    declares, the next visible one to declare (the lowest still to declare)."""
+    part = fight.narr if fight.narr is not None else NarrPart()
+    if part.phase != "declare" or part.declarer is None:
+        return None
+    if not _hidden_name(fight, part.declarer):
+        return part.declarer
+    for name in reversed(part.order):
+        if not _hidden_name(fight, name) and _narr_status(fight, name) == "to_declare":
+            return fight.find(name).name
+    return None
+
+
+def narr_players_fight(fight: Fight) -> Fight:
+    """A storyteller fight as the players see it (`players_fight`'s branch): hidden
+    PNJ gone (roster, order, actor, declarer, the attack being resolved), private
+    PNJ's numbers gone, declarations only as far as performed, the log
+    `player_log`'s.  Applying it twice changes nothing more."""
+    part = fight.narr if fight.narr is not None else NarrPart()
+    combatants = tuple(_narr_players_combatant(c, fight) for c in visible(fight))
+    order = tuple(name for name in part.order if not _hidden_name(fight, name))
+    attack = part.attack
+    if attack is not None and (_hidden_name(fight, attack.attacker) or _hidden_name(fight, attack.target)):
+        attack = None
+    narr = evolve(part, order=order, declarer=narr_player_declarer(fight), attack=attack)
+    return evolve(fight, combatants=combatants, log=player_log(fight), window=None,
+                  actor=narr_player_actor(fight), narr=narr)
+
+
+def narr_players_json(fight: Fight) -> dict:
+    """What a players' client may be sent: `narr_state_json` of the players' fight
+    (a private PNJ's numbers null, no undone declared action, no defense options)."""
+    return narr_view.narr_state_json(narr_players_fight(fight), for_players=True)
+
+
+def narr_player_lines(fight: Fight, *, log_lines: int = 20) -> list[str]:
+    """The players' board as text lines: the big line, the list, the attack, the log."""
+    return narr_view.narr_lines(narr_players_fight(fight), for_players=True, log_lines=log_lines)
+
+
+def narr_player_headline(fight: Fight) -> str:
+    """"Turno 1 · Acción ↓ · Actúa: Matón"."""
+    return narr_view.headline(narr_players_fight(fight))
+
+
+def narr_player_queue(fight: Fight) -> str:
+    """"Orden: Kara → Matón → Víctor → Cadáver" (or "—")."""
+    names = [literal(name) for name in narr_view.order_of(narr_players_fight(fight))]
+    return "Orden: " + (" → ".join(names) if names else "—")
+
+
+def narr_player_banner(fight: Fight) -> Banner:
+    """The large layout's top: the turn, the phase, who acts or declares."""
+    seen = narr_players_fight(fight)
+    part = narr_view.part_of(seen)
+    turn = f"Turno {seen.turn}"
+    phase = narr_view.PHASE_ES.get(part.phase, part.phase)
+    if part.phase == "act" and seen.actor:
+        return Banner(turn, "", phase, seen.actor, "")
+    if part.phase == "declare" and part.declarer:
+        return Banner(turn, "", phase, part.declarer, "")
+    return Banner(turn, "", phase, "", "")
+
+
+def narr_player_view(seen: Fight, *, log_lines: int = 20) -> PlayerView:
+    """`player_view` for the storyteller system, from the players' fight `seen`."""
+    return PlayerView(
+        fight=seen,
+        headline=narr_player_headline(seen),
+        queue=narr_player_queue(seen),
+        banner=narr_player_banner(seen),
         pcs=(),
         log=tuple(_literal_entry(e) for e in seen.log[-log_lines:]) if log_lines > 0 else (),
     )

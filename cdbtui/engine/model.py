@@ -435,6 +435,8 @@ class LogKind(StrEnum):
     RULE = "rule"
     #: Anything else (house rules…).
     NOTE = "note"
+    #: A declaration (the storyteller system): players read it as it is performed.
+    DECLARE = "declare"
 
 
 class Role(StrEnum):

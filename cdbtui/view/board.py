@@ -13,6 +13,7 @@ from ..engine.model import (
 from ..engine.rules import queue
 from ..printable import literal
 from .csystem import cs_board_text, cs_state_json
+from .narrador import narr_board_text, narr_state_json
 from .sheet import (
     WITH_LEFT_IN_BRACKETS,
     build_sheet,
@@ -60,6 +61,8 @@ def board_text(fight: Fight, *, log_lines: int = 5) -> str:
     """The plain-text board that `cdbtui do` and `cdbtui show` print."""
     if fight.rules == "csystem":
         return cs_board_text(fight, log_lines=log_lines)
+    if fight.rules == "narrador":
+        return narr_board_text(fight, log_lines=log_lines)
     sheet = build_sheet(fight)
     lines = [header(fight), ""]
     if sheet.columns:
@@ -83,6 +86,8 @@ def state_json(fight: Fight) -> dict:
     """The state contract of `cdbtui show --json` (COMMANDS.md)."""
     if fight.rules == "csystem":
         return cs_state_json(fight)
+    if fight.rules == "narrador":
+        return narr_state_json(fight)
     return {
         "schema": 1,
         "name": fight.name,

@@ -20,6 +20,10 @@ Vitalidad and Defensa as "?".  Every text shown went through `printable.literal`
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+import attrs
+
 import textwrap
 from enum import StrEnum
 
@@ -476,8 +480,14 @@ GIVE_WAY = (
 NAME_MIN = 5
 
 
+@lru_cache(maxsize=8192)
+def _cells(text: str) -> int:
+    """`cells`, remembered: the list measures the same few texts over and over."""
+    return cells(text)
+
+
 def _width(spans: tuple[Span, ...]) -> int:
-    return sum(cells(span.text) for span in spans)
+    return sum(_cells(span.text) for span in spans)
 
 
 def _fit_spans(spans: tuple[Span, ...], width: int) -> tuple[Span, ...]:
@@ -540,10 +550,37 @@ def _row_cells(c: Combatant, fight: Fight, place: int | None, for_players: bool,
     return cells_
 
 
+#: The last list laid out for each (players?, width), with the fight it was made
+#: from: a new selection on the same state only moves the highlight (`_select`).
+_LAID_OUT: dict[tuple[bool, int | None], tuple[Fight, CsList]] = {}
+
+
 def build_list(fight: Fight, selected: str | None = None, *, for_players: bool = False,
                width: int | None = None) -> CsList:
     """The list of `fight`, `selected` highlighted, fitted to `width` cells (None:
     every column at its natural width)."""
+    known = _LAID_OUT.get((for_players, width))
+    if known is not None and known[0] is fight:
+        laid_out = known[1]
+    else:
+        laid_out = _lay_out(fight, for_players, width)
+        if len(_LAID_OUT) > 16:
+            _LAID_OUT.clear()
+        _LAID_OUT[(for_players, width)] = (fight, laid_out)
+    return _select(laid_out, None if for_players else selected)
+
+
+def _select(laid_out: CsList, selected: str | None) -> CsList:
+    """`laid_out` with `selected`'s row highlighted (and no other)."""
+    lines = tuple(attrs.evolve(line, selected=line.name == selected)
+                  if line.kind is Kind.ROW and line.selected != (line.name == selected) else line
+                  for line in laid_out.lines)
+    return attrs.evolve(laid_out, lines=lines)
+
+
+def _lay_out(fight: Fight, for_players: bool, width: int | None) -> CsList:
+    """`build_list` with nobody selected."""
+    selected = None
     combatants = ordered(fight, for_players=for_players)
     order = order_of(fight)
     if not combatants:
@@ -565,12 +602,20 @@ def build_list(fight: Fight, selected: str | None = None, *, for_players: bool =
 
     rows = table()
 
+    measured: dict[int, int] = {}  # id of a cell's spans → its width (while `rows` lives)
+
+    def measure(spans: tuple[Span, ...]) -> int:
+        size = measured.get(id(spans))
+        if size is None:
+            size = measured[id(spans)] = _width(spans)
+        return size
+
     def widths() -> dict[str, int]:
         found = {}
         for key, long, shorter in COLUMNS:
             form = 1 if key in short_forms else 0
             title = shorter if form else long
-            found[key] = max([cells(title), *(_width(row[key][form]) for row in rows)])
+            found[key] = max([_cells(title), *(measure(row[key][form]) for row in rows)])
         return found
 
     gap = 2

@@ -19,7 +19,7 @@ from ..conditions import HANDLERS as _CDB_CONDITIONS
 from ..errors import Refusal
 from ..extras import HANDLERS as _CDB_EXTRAS
 from ..limits import check_state
-from ..model import Combatant, Fight, LogKind, evolve, mention_of
+from ..model import Combatant, Fight, LogKind, Role, evolve, mention_of
 from . import commands as nc
 from .model import LEVELS, Declared, NarrPart, NarrSheet, NCondition, NWeapon, PendingAttack, Trait
 from .tables import TRAITS, Maneuver, find_maneuver, weapons
@@ -57,7 +57,13 @@ def edit(fight: Fight, name: str, **changes) -> Fight:
 
 
 def log(fight: Fight, text: str, about=(), *, warning: bool = False, kind: LogKind = LogKind.ACTION) -> Fight:
-    mentions = [mention_of(fight.find(n)) if fight.find(n) is not None else n for n in about]
+    """One entry naming `about`: names (the actor), or (name, Role) pairs (a target:
+    the numbers in the text are not its own)."""
+    mentions = []
+    for item in about:
+        name, role = (item, Role.ACTOR) if isinstance(item, str) else item
+        c = fight.find(name)
+        mentions.append(mention_of(c, role) if c is not None else (name, role))
     return fight.note(text, warning=warning, kind=kind, about=mentions)
 
 
@@ -148,8 +154,8 @@ def _add(fight: Fight, command: nc.Add) -> Fight:
                   traits=tuple(traits), levels=command.levels, tie=len(fight.combatants))
     c = Combatant(command.name, 0, side=command.side, hidden=command.hidden, private=command.private, sheet=s)
     fight = evolve(fight, combatants=(*fight.combatants, c))
-    if part(fight).phase != "initiative":
-        fight = edit(fight, c.name, status="out" if False else "acted")
+    if part(fight).phase != "initiative":  # joining mid-turn: from the next turn on
+        fight = edit(fight, c.name, status="acted")
     return log(fight, f"Alta de {c.name} (iniciativa {rating}, FV {command.willpower})", [c.name],
                kind=LogKind.SETUP)
 
@@ -265,7 +271,7 @@ def _next(fight: Fight, command: object) -> Fight:
         name = part(fight).declarer
         assert name is not None
         fight = edit(fight, name, status="declared")
-        fight = log(fight, f"{name} no declara nada", [name], kind=LogKind.TURN)
+        fight = log(fight, f"{name} no declara nada", [name], kind=LogKind.DECLARE)
         return _next_declarer(fight)
     if phase == "act":
         fight = _close_attack(fight)
@@ -413,7 +419,7 @@ def _declare(fight: Fight, command: nc.Declare) -> Fight:
         if len(items) > 1:
             raise Refusal("Retrasar es la única declaración: el resto se declara al actuar")
         fight = edit(fight, name, status="delaying")
-        fight = log(fight, f"{name} declara: retrasa su acción", [name])
+        fight = log(fight, f"{name} declara: retrasa su acción", [name], kind=LogKind.DECLARE)
         return _next_declarer(fight)
     full = bool(items) and items[0].action == "defensa-total"
     if full:
@@ -448,12 +454,12 @@ def _declare(fight: Fight, command: nc.Declare) -> Fight:
         _check_aim(name, s)
     fight = edit(fight, name, status="declared", declared=tuple(declared), full_defense=full)
     shown = ", ".join(
-        f"{find_maneuver(d.action).name} {('?' if d.pool is None else d.pool)}"
+        f"{find_maneuver(d.action).name}{'' if d.pool is None else f' {d.pool}'}"
         + ("" if not d.penalty else f"{d.penalty:+d}".replace("-", "−"))
         + (" (def.)" if d.defense else "")
         for d in declared)
     warn = s.aim and not all(d.action == "apuntar" for d in declared)
-    fight = log(fight, f"{name} declara{' defensa total:' if full else ':'} {shown}", [name])
+    fight = log(fight, f"{name} declara{' defensa total:' if full else ':'} {shown}", [name], kind=LogKind.DECLARE)
     if warn:
         fight = log(fight, f"Aviso: {name} pierde lo apuntado (+{s.aim}) si hace otra cosa", [name], warning=True,
                     kind=LogKind.RULE)
@@ -648,7 +654,7 @@ def _attack(fight: Fight, name: str, target: str, d: Declared, m: Maneuver, comm
         base = 4
     cover = max(t.cover, 1 if t.has("derribado") else 0) if ranged else 0  # on the ground: light cover
     own_cover = max(s.cover - 1, 0) if ranged else 0  # shooting back from cover (§8.3 Cobertura)
-    difficulty = base + m.difficulty + cover + own_cover + _own_penalties(s)
+    difficulty = base + m.difficulty + cover + own_cover + _own_penalties(s, fight.turn)
     for word, dif, dice_bonus, label in _WORD_MODS:
         if word in command.words:
             difficulty += dif
@@ -676,11 +682,11 @@ def _attack(fight: Fight, name: str, target: str, d: Declared, m: Maneuver, comm
     head = f"{name}: {m.name} a {target}: {pool_text} dados, {difficulty_text(difficulty)}{detail}{rolled}"
     if successes <= 0:
         fight = with_part(fight, attack=None)
-        return log(fight, f"{head} → {'fracaso' if successes < 0 else 'falla'}", [name, target])
+        return log(fight, f"{head} → {'fracaso' if successes < 0 else 'falla'}", [name, (target, Role.TARGET)])
     text = f"{head} → {successes} éxito(s); sin defensa: daño {damage} + ({successes} − 1) = {damage + successes - 1} dados"
     if m.id in ("presa", "sujetar"):
         text = f"{head} → {successes} éxito(s): si no se defiende, {target} queda {'sujeto' if m.id == 'sujetar' else 'apresado'}"
-    return log(fight, text, [name, target])
+    return log(fight, text, [name, (target, Role.TARGET)])
 
 
 #: Attack words (§8.2): (word, difficulty, dice, what the log says).
@@ -694,10 +700,11 @@ _WORD_MODS = (
 )
 
 
-def _own_penalties(s: NarrSheet) -> int:
-    """What makes every action of `s` harder: Desequilibrado +1, Cegado +2, each
-    opponent beyond the first +1 (at most +4) (§8.1, §10)."""
-    return (1 if s.has("desequilibrado") else 0) + (2 if s.has("cegado") else 0) + min(max(s.opponents - 1, 0), 4)
+def _own_penalties(s: NarrSheet, turn: int) -> int:
+    """What makes every action of `s` harder: Desequilibrado +1 (in the turn after
+    it was gained), Cegado +2, each opponent beyond the first +1 (at most +4)."""
+    off = any(c.id == "desequilibrado" and (c.until is None or c.until == turn) for c in s.conditions)
+    return (1 if off else 0) + (2 if s.has("cegado") else 0) + min(max(s.opponents - 1, 0), 4)
 
 
 def _range_band(name: str, weapon: NWeapon, command: nc.Act) -> tuple[int, str]:
@@ -787,7 +794,9 @@ def _defend(fight: Fight, command: nc.Defend) -> Fight:
         raise Refusal(f"La defensa de {name} empieza en su momento ({s.initiative}); antes, solo abortando"
                       " (tirada o punto de FV)")
     traits = _defense_traits(s, m.id)
-    typed = next((s.declared[i].pool for i in declared_defenses if s.declared[i].action == m.id), None)
+    same = sorted((i for i in declared_defenses if s.declared[i].action == m.id),
+                  key=lambda i: s.declared[i].done)  # a pending slot's pool first
+    typed = next((s.declared[i].pool for i in same), None)
     base = typed if typed is not None else traits
     k = s.defenses + 1
     if s.full_defense:
@@ -801,9 +810,7 @@ def _defend(fight: Fight, command: nc.Defend) -> Fight:
             s = evolve(s, declared=tuple(evolve(d, done=True) if i == slot else d for i, d in enumerate(s.declared)))
         else:
             n = len(s.declared)
-            extra = k - len(declared_defenses)
-            m_index = n + extra
-            penalty = slot_penalty(n, m_index) if n > 1 else -(extra)
+            penalty = slot_penalty(n, n + k - len(declared_defenses))  # the chain goes on (§6.4)
         what = f"{ordinal(k)} defensa"
     live = None if base is None else base + penalty + s.health_penalty
     if live is not None and live <= 0:
@@ -815,7 +822,7 @@ def _defend(fight: Fight, command: nc.Defend) -> Fight:
 def _resolve_defense(fight: Fight, name: str, attack: PendingAttack, m: Maneuver, live: int | None,
                      successes: int | None, what: str) -> Fight:
     defender = sheet(get(fight, name))
-    difficulty = BASE + (1 if attack.action == "dispersion" and m.id == "esquiva" else 0) + _own_penalties(defender)
+    difficulty = BASE + (1 if attack.action == "dispersion" and m.id == "esquiva" else 0) + _own_penalties(defender, fight.turn)
     rolled = ""
     if successes is None:
         if live is None:
@@ -830,7 +837,7 @@ def _resolve_defense(fight: Fight, name: str, attack: PendingAttack, m: Maneuver
                     kind=LogKind.RULE)
     if attack.successes <= successes:
         fight = with_part(fight, attack=None)
-        fight = log(fight, f"{head} → falla el ataque de {attack.attacker}", [name, attack.attacker])
+        fight = log(fight, f"{head} → falla el ataque de {attack.attacker}", [name, (attack.attacker, Role.TARGET)])
         weapon = next((w for w in defender.weapons if not w.ranged), None)
         if m.id == "parada" and successes > attack.successes and weapon is not None and weapon.lethal:
             counter = successes - attack.successes + weapon.damage + (defender.strength if weapon.strength else 0)
@@ -840,7 +847,7 @@ def _resolve_defense(fight: Fight, name: str, attack: PendingAttack, m: Maneuver
     net = attack.successes - successes
     fight = with_part(fight, attack=evolve(attack, defended=successes))
     return log(fight, f"{head} → quedan {net}: daño {attack.damage} + ({net} − 1) = {attack.damage + net - 1} dados",
-               [name, attack.attacker])
+               [name, (attack.attacker, Role.TARGET)])
 
 
 def _after_attack(fight: Fight, attacker: str) -> Fight:
@@ -872,7 +879,8 @@ def _abort(fight: Fight, command: nc.Abort) -> Fight:
         wanted = find_maneuver(command.action)
         left = [i for i in left if wanted is not None and s.declared[i].action == wanted.id]
         if not left:
-            raise Refusal(f"{name} no declaró esa acción")
+            names = ", ".join(find_maneuver(d.action).name for d in s.declared) or "nada"
+            raise Refusal(f"{name} no declaró esa acción (declaró: {names})")
     if command.spend:
         if s.spent:
             raise Refusal(f"{name} ya gastó un punto de Fuerza de Voluntad este turno")
@@ -894,7 +902,8 @@ def _abort(fight: Fight, command: nc.Abort) -> Fight:
     slot = left[-1] if left else None
     penalty = s.declared[slot].penalty if slot is not None else 0
     declared = s.declared if slot is None else tuple(
-        evolve(d, done=True, action=m.id, defense=True) if i == slot else d for i, d in enumerate(s.declared))
+        evolve(d, done=True, action=m.id, defense=True, pool=_defense_traits(s, m.id)) if i == slot else d
+        for i, d in enumerate(s.declared))
     full = s.full_defense
     fight = edit(fight, name, declared=declared, aborted=True, full_defense=False, aim=0, aim_scope=False,
                  status="declared" if s.status == "delaying" else s.status)
@@ -941,11 +950,10 @@ def _damage(fight: Fight, command: nc.Damage) -> Fight:
         lethal += command.levels
     else:
         bashing += command.levels
-    if lethal + bashing > s.levels:  # bashing beyond a full track turns lethal
+    if lethal + bashing > s.levels and bashing:  # beyond a full track, bashing turns lethal
         over = lethal + bashing - s.levels
-        turned = min(over, bashing)
-        bashing -= turned
-        lethal += turned
+        lethal = min(lethal + over, s.levels + 1) if lethal + over > s.levels else lethal + over
+        bashing = max(s.levels - lethal, 0)
     conditions = s.conditions
     tail = ""
     if lethal > s.levels:
@@ -956,7 +964,8 @@ def _damage(fight: Fight, command: nc.Damage) -> Fight:
     threshold = s.stamina + (2 if s.supernatural else 0)
     fight = fight.replace(evolve(get(fight, name), sheet=s))
     kind = "letal" if command.lethal else "contundente"
-    text = f"{name}: {command.levels} {kind} → {level} ({s.health_penalty:+d})".replace("+0", "0") + tail
+    penalty = "0" if not s.health_penalty else f"−{-s.health_penalty}"
+    text = f"{name}: {command.levels} {kind} → {level} ({penalty})" + tail
     attack = part(fight).attack
     if attack is not None and attack.target == name:
         fight = _close_attack(fight)

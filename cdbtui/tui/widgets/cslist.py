@@ -47,6 +47,9 @@ class CsListView(ScrollView, can_focus=True):
         self.selected: str | None = None
         self.list = CsList(())
         self._styles: dict[str, Style] = {}
+        #: Painted lines by the id of their `Line` (kept alive with it), width and scroll:
+        #: a new selection on the same state repaints two lines, not the list.
+        self._strips: dict[int, tuple[Line, int, int, Strip]] = {}
 
     # ------------------------------------------------------------ state in
 
@@ -64,13 +67,18 @@ class CsListView(ScrollView, can_focus=True):
 
     def _rebuild(self) -> None:
         fight = self.fight
+        before = self.list.lines
         self.list = CsList(()) if fight is None else self._build(fight)
         lines = self.list.lines
         widest = max((sum(len(s.text) for s in line.spans) for line in lines), default=0)
         size = Size(widest, len(lines))
-        if size != self.virtual_size:
+        if size != self.virtual_size or len(before) != len(lines):
             self.virtual_size = size
-        self.refresh()
+            self.refresh()
+        else:  # the same shape: repaint only the lines that changed (a go's end: two rows)
+            for index, (old, new) in enumerate(zip(before, lines)):
+                if old is not new and old != new:
+                    self.refresh_line(index if index else self.scroll_offset.y)
         self.call_after_refresh(self._keep_in_view)
 
     def _build(self, fight: Fight) -> CsList:
@@ -82,10 +90,14 @@ class CsListView(ScrollView, can_focus=True):
             return build_list(fight, None if self.for_players else self.selected,
                               for_players=self.for_players, width=room if room > 0 else None)
 
-        built = build(width)
         height = self.content_region.height
+        bar = self.styles.scrollbar_size_vertical
+        # The rows alone overflowing the height: the scrollbar's room is known at once.
+        if width > 0 and height > 0 and len(fight.combatants) + 1 > height:
+            return build(width - bar)
+        built = build(width)
         if width > 0 and height > 0 and len(built.lines) > height:
-            built = build(width - self.styles.scrollbar_size_vertical)
+            built = build(width - bar)
         return built
 
     def _keep_in_view(self) -> None:
@@ -109,6 +121,7 @@ class CsListView(ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         self._styles.clear()
+        self._strips.clear()
         super().notify_style_update()
 
     def _style(self, name: str) -> Style:
@@ -128,10 +141,21 @@ class CsListView(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
-        base = self.rich_style
         line = self._line_at(y)
         if line is None:
-            return Strip.blank(width, base)
+            return Strip.blank(width, self.rich_style)
+        scroll_x = round(self.scroll_x)
+        known = self._strips.get(id(line))
+        if known is not None and known[0] is line and known[1] == width and known[2] == scroll_x:
+            return known[3]
+        strip = self._paint(line, width, scroll_x)
+        if len(self._strips) > 4096:
+            self._strips.clear()
+        self._strips[id(line)] = (line, width, scroll_x, strip)
+        return strip
+
+    def _paint(self, line: Line, width: int, scroll_x: int) -> Strip:
+        base = self.rich_style
         row = base
         if line.selected:
             row += self._style("cslist--selected")
@@ -146,7 +170,6 @@ class CsListView(ScrollView, can_focus=True):
                 style += self._style("cslist--out")
             segments.append(Segment(span.text, style))
         strip = Strip(segments)
-        scroll_x = round(self.scroll_x)
         if scroll_x:
             strip = strip.crop(scroll_x, scroll_x + width)
         return strip.crop_extend(0, width, row)

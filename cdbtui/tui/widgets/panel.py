@@ -18,6 +18,7 @@ from textual.widget import Widget
 from ...engine.model import Fight
 from ...view import LEGEND_SHORT, PanelRow, RowRole, panel_rows, panel_title
 from ...view.cslist import cs_panel_rows, cs_panel_title, is_csystem
+from ...view.narrlist import is_narrador, narr_dice_rows, narr_panel_rows, narr_panel_title
 
 #: The label's column ("Este turno" and a space); values wrap under themselves.
 LABEL = 11
@@ -98,19 +99,27 @@ class SidePanel(Widget):
                 self._paint(tuple(((text, None),) for text in NOBODY))
             return
         csystem = is_csystem(fight)
-        title = cs_panel_title(combatant) if csystem else panel_title(combatant)
+        if is_narrador(fight):
+            title, rows = narr_panel_title(combatant), narr_panel_rows(combatant, fight)
+        else:
+            title = cs_panel_title(combatant) if csystem else panel_title(combatant)
+            rows = None
         if title != self._title:  # the border is repainted whole
             self._title = title
             self.border_title = Content(title)
-        rows = cs_panel_rows(combatant, fight) if csystem else panel_rows(combatant, fight)
+        if rows is None:
+            rows = cs_panel_rows(combatant, fight) if csystem else panel_rows(combatant, fight)
         width = self.size.width or WIDTH
         if rows != self._rows or width != self._width:  # no repaint when unchanged
             self._rows, self._width = rows, width
             self._paint(panel_lines(rows, width))
 
     def _paint(self, lines: tuple[Line, ...]) -> None:
-        # A layout only when its height changes (it follows its lines).
-        grows = len(lines) != len(self._lines)
+        # A layout only when it grows: a shorter panel keeps its height with blank
+        # lines, so that walking the selection doesn't lay the whole screen out again.
+        grows = len(lines) > len(self._lines)
+        if not grows:
+            lines = lines + ((),) * (len(self._lines) - len(lines))
         self._lines, self._styles = lines, None
         self.refresh(layout=grows)
 
@@ -134,6 +143,48 @@ class SidePanel(Widget):
                 for name in self.COMPONENT_CLASSES}
         segments = [Segment(text, styles[style]) for text, style in self._lines[y] if text]
         return Strip(segments).crop_extend(0, width, base)
+
+
+def dice_lines(rows: tuple[PanelRow, ...], width: int) -> tuple[Line, ...]:
+    """The dice-pool panel's lines: a term and its value in two columns ("Salud
+    (Lesionado)  −1"); a row without a label is a sentence across the panel."""
+    labels = [len(row.label) for row in rows if row.label]
+    column = min(max(labels, default=0) + 2, max(width - 10, 8))
+    lines: list[Line] = []
+    for row in rows:
+        style = ROLE_CLASS[row.role]
+        if not row.label:
+            for value in wrap_value(row.value, width) or [""]:
+                lines.append(((value, style),))
+            continue
+        values = wrap_value(row.value, max(width - column, 4))
+        label = row.label if len(row.label) < column else row.label[:column - 2] + "…"
+        lines.append(((f"{label:<{column}}", "panel--label"), (values[0], style)))
+        lines.extend(((" " * column, None), (value, style)) for value in values[1:])
+    return tuple(lines)
+
+
+class DicePanel(SidePanel):
+    """The storyteller dice-pool panel («Tirada», SYSTEMS.md §3.1): the attack being
+    resolved (the attacker's dice and difficulty with each modifier, what the target
+    can do to defend and with how many dice), or the actor's next roll; hidden when
+    there is none.  Painted like the side panel, from `view.narrlist.narr_dice_rows`."""
+
+    def show(self, fight: Fight | None, name: str | None = None) -> None:
+        title, rows = narr_dice_rows(fight) if is_narrador(fight) else ("", ())
+        self.display = bool(rows)
+        if title != self._title:
+            self._title = title
+            self.border_title = Content(title)
+        width = self.size.width or 40
+        if rows != self._rows or width != self._width:
+            self._rows, self._width = rows, width
+            self._paint(dice_lines(rows, width))
+
+    def on_resize(self) -> None:
+        if self._rows is not None and self.size.width != self._width:
+            self._width = self.size.width
+            self._paint(dice_lines(self._rows, self._width))
 
 
 def legend_markup(marks: tuple[tuple[str, str], ...] = LEGEND_SHORT) -> str:
