@@ -261,7 +261,7 @@ def ordinal(n: int) -> str:
     return f"{n}.º"
 
 
-def initiative_parts(fight: Fight, s: CsSheet) -> tuple[tuple[Span, ...], tuple[Span, ...]]:
+def initiative_parts(fight: Fight | None, s: CsSheet) -> tuple[tuple[Span, ...], tuple[Span, ...]]:
     """("17 ↓5" / "14 (tras Titán)") long and short."""
     if s.initiative is None:
         dash = (Span("—", Role.MUTED),)
@@ -287,7 +287,7 @@ def used_spans(s: CsSheet) -> tuple[Span, ...]:
     return tuple(spans)
 
 
-def left_text(c: Combatant, fight: Fight) -> str:
+def left_text(c: Combatant, fight: Fight | None = None) -> str:
     s = sheet_of(c)
     if s.acted or is_out(s):
         return "—"
@@ -509,20 +509,35 @@ def _fit_spans(spans: tuple[Span, ...], width: int) -> tuple[Span, ...]:
     return tuple(out)
 
 
-def _row_cells(c: Combatant, fight: Fight, place: int | None, for_players: bool,
+#: Rows already made, by (the combatant's id, acting?, place, players?, name width),
+#: with the combatant they were made from: a command changes a few combatants, and
+#: the other rows are the same (a row depends on nothing else).
+_ROWS: dict[tuple, tuple[Combatant, dict]] = {}
+
+
+def _row_cells(c: Combatant, actor: bool, place: int | None, for_players: bool,
                name_width: int | None) -> dict[str, tuple[tuple[Span, ...], tuple[Span, ...]]]:
-    """Each column's (long, short) spans for `c`'s row."""
+    """Each column's (long, short) spans for `c`'s row (remembered: `_ROWS`)."""
+    key = (id(c), actor, place, for_players, name_width)
+    known = _ROWS.get(key)
+    if known is not None and known[0] is c:
+        return known[1]
+    if len(_ROWS) > 8192:
+        _ROWS.clear()
+    cells_ = _make_row(c, actor, place, for_players, name_width)
+    _ROWS[key] = (c, cells_)
+    return cells_
+
+
+def _make_row(c: Combatant, actor: bool, place: int | None, for_players: bool,
+              name_width: int | None) -> dict[str, tuple[tuple[Span, ...], tuple[Span, ...]]]:
     s = sheet_of(c)
-    actor = fight.actor is not None and fight.actor.casefold() == c.key
-    if for_players:
-        seen = seen_actor(fight, for_players=True)
-        actor = seen is not None and seen.key == c.key
     hide = secret(c, for_players)
     mark = Span("▶", Role.ACTOR) if actor else Span(" ")
     number = Span(str(place) if place else "·", Role.ACTOR if actor else Role.TEXT)
     cells_: dict[str, tuple[tuple[Span, ...], tuple[Span, ...]]] = {}
     cells_["place"] = ((mark, number),) * 2
-    cells_["ini"] = ((Span(SECRET, Role.MUTED),),) * 2 if hide else initiative_parts(fight, s)
+    cells_["ini"] = ((Span(SECRET, Role.MUTED),),) * 2 if hide else initiative_parts(None, s)
     prefix = ("⟳" if s.pending else "") + (HIDDEN_MARK if c.hidden and not for_players else "")
     shown = literal(c.name)
     if name_width is not None:
@@ -534,7 +549,7 @@ def _row_cells(c: Combatant, fight: Fight, place: int | None, for_players: bool,
     used = used_spans(s)
     compact = tuple(span for span in used if span.text != " ")
     cells_["used"] = (used, compact)
-    left = SECRET if hide and not s.acted else left_text(c, fight)
+    left = SECRET if hide and not s.acted else left_text(c, None)
     if not actor and not s.acted and not is_out(s) and not hide and not capped(s):
         left = ""  # its whole menu: what its NH gives (the panel says it)
     role = Role.LEFT if actor else Role.MUTED
@@ -597,8 +612,14 @@ def _lay_out(fight: Fight, for_players: bool, width: int | None) -> CsList:
     short_forms: set[str] = set()
     name_cap: int | None = None
 
+    if for_players:
+        seen = seen_actor(fight, for_players=True)
+        acting = None if seen is None else seen.key
+    else:
+        acting = None if fight.actor is None else fight.actor.casefold()
+
     def table() -> list[dict[str, tuple[tuple[Span, ...], tuple[Span, ...]]]]:
-        return [_row_cells(c, fight, places.get(c.key), for_players, name_cap) for c in combatants]
+        return [_row_cells(c, c.key == acting, places.get(c.key), for_players, name_cap) for c in combatants]
 
     rows = table()
 
