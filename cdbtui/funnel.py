@@ -24,7 +24,7 @@ from .files import (
     free_copy,
     read_bytes_stamped,
 )
-from .store import SCHEMA, create, journal_entry, loaded_from, save
+from .store import SCHEMA, create, journal_entry, loaded_from, save, schema_for
 
 #: Journal entries appended before the file is rewritten whole.
 COMPACT_EVERY = 100
@@ -95,7 +95,7 @@ class SaveFile:
         save_file = cls(path, loaded.session, schema=loaded.schema, stamp=stamp,
                         journal=loaded.journal, floor=len(loaded.session.lines))
         save_file.notes.extend(loaded.notes)
-        if loaded.schema < SCHEMA:
+        if loaded.schema < schema_for(loaded.session.fight.rules):
             save_file.pending = "migrate"
             save_file.notes.append(
                 f"Partida de un formato anterior ({loaded.schema}): al guardar se"
@@ -247,7 +247,7 @@ class SaveFile:
                 raise SaveError(f"no se puede guardar {self.path}: {error.strerror or error}") from None
         save(target, self.session)
         self.pending = None
-        self.schema = SCHEMA
+        self.schema = schema_for(self.session.fight.rules)
         self.journal = 0
         self.floor = len(self.session.lines)
         self.stamp = file_stamp(self.path)

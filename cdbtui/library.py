@@ -132,7 +132,7 @@ def _trusted(text: str) -> bool:
     except ValueError:
         return False
     # Schema 2 wrote the same summary (without `hidden`): no need to read it whole.
-    if header.get("app") != APP or header.get("schema") not in (2, 3, SCHEMA):
+    if header.get("app") != APP or header.get("schema") not in (2, 3, 4, SCHEMA):
         return False
     if "\nend = true\n" not in text:
         return False

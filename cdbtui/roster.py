@@ -213,3 +213,34 @@ def create_cs_demo(folder: Path) -> Path:
     path = free_path(Path(folder), CS_DEMO_NAME)
     SaveFile.start(path, Session.new(CS_DEMO_TITLE, "csystem", 0), list(CS_DEMO_LINES))
     return path
+
+
+# ---------------------------------------------------------------- the storyteller demo fight
+
+#: The storyteller demo: the morgue of STORYTELLER.md §15, its four combatants with
+#: their weapons, through turn 1's initiatives (the declaration phase begun:
+#: the Cadáver declares first).
+NARR_DEMO_NAME = "deposito"
+NARR_DEMO_TITLE = "Depósito"
+NARR_DEMO_LINES = (
+    "alta Kara bando=pj des=3 ast=3 fue=2 res=2 fv=5 per=3 rasgos=armas-de-fuego:3,esquivar:4",
+    "arma Kara revolver-ligero",
+    "alta Víctor bando=pj des=4 ast=2 fue=3 res=2 fv=4 rasgos=armas-de-fuego:3,atletismo:2",
+    "arma Víctor rifle-de-asalto",
+    "alta Matón des=3 ast=2 fue=3 res=3 fv=3 rasgos=armas-de-fuego:2,pelea:3",
+    "arma Matón pistola-ligera",
+    "alta Cadáver des=2 ast=1 fue=4 res=3 sobrenatural rasgos=pelea:2",
+    "iniciativa Kara 13",
+    "iniciativa Matón 13",
+    "iniciativa Víctor 10",
+    "iniciativa Cadáver 8",
+    "siguiente",
+)
+
+
+def create_narr_demo(folder: Path) -> Path:
+    """Write the storyteller demo fight to a new file in `folder` (never overwrites),
+    its lines run through the same funnel as any command."""
+    path = free_path(Path(folder), NARR_DEMO_NAME)
+    SaveFile.start(path, Session.new(NARR_DEMO_TITLE, "narrador", 0), list(NARR_DEMO_LINES))
+    return path

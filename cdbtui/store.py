@@ -77,10 +77,21 @@ from .engine.session import DO, REDO, UNDO, Outcome, Session
 from .files import SaveError, read_bytes, write_atomic
 
 APP = "cdbtui"
-SCHEMA = 4
+#: The newest layout this version reads and writes.  Schema 5 is schema 4 with the
+#: other rulesets' parts (`Combatant.sheet`, `Fight.cs`, `Fight.narr`): only those
+#: fights are written as 5, so a CdB or Walküre save stays readable by a version that
+#: reads up to 4, and an older version told a C-System save is newer says so.
+SCHEMA = 5
+#: The rulesets whose saves need schema 5.
+_SCHEMA_5 = frozenset({"csystem", "narrador"})
+
+
+def schema_for(rules: str) -> int:
+    """The schema a save of a fight of `rules` is written with (see `SCHEMA`)."""
+    return 5 if rules in _SCHEMA_5 else 4
 
 HEADER = """\
-# Partida de cdbtui (formato 4). Se puede leer y, con cuidado, corregir a mano:
+# Partida de cdbtui (formato {schema}). Se puede leer y, con cuidado, corregir a mano:
 #   [summary]   lo que muestra la lista de partidas
 #   [fight]     el estado actual del combate (una errata en un nombre se corrige
 #               aquí; el historial de deshacer empezará entonces en ese punto)
@@ -253,13 +264,13 @@ def dumps(session: Session) -> str:
     history.update(lines=list(session.lines), redo=list(session.redo_lines), end=True)
     history_text = tomli_w.dumps({"history": history})
     head = tomli_w.dumps({
-        "schema": SCHEMA,
+        "schema": schema_for(session.fight.rules),
         "app": APP,
         "digest": digest_of(fight_text),
         "history_digest": digest_of(base_text + history_text),
         "summary": summary(session.fight),
     })
-    parts = [HEADER + head, fight_text]
+    parts = [HEADER.replace("{schema}", str(schema_for(session.fight.rules))) + head, fight_text]
     if base_text:
         parts.append(base_text)
     parts.append(history_text)

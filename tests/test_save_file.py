@@ -146,7 +146,7 @@ def test_a_schema_1_save_is_read_and_migrated_keeping_the_original(tmp_path):
     run(save_file, "rehacer")
     assert (tmp_path / "viejo.toml.v1").read_bytes() == original
     document = tomllib.loads(path.read_text("utf-8"))
-    assert document["schema"] == store.SCHEMA
+    assert document["schema"] == store.schema_for("cdb")
     resumed = store.load(path)
     assert resumed.fight.find("Sven").conditions == ("agarrado",)
     while resumed.can_undo:  # the whole history came along

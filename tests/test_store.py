@@ -38,7 +38,7 @@ def test_round_trip_gives_an_equal_fight_and_history(played, tmp_path):
 
 def test_the_save_is_readable_toml_with_the_current_state(played):
     document = tomllib.loads(store.dumps(played))
-    assert document["app"] == "cdbtui" and document["schema"] == store.SCHEMA
+    assert document["app"] == "cdbtui" and document["schema"] == store.schema_for("cdb")
     assert document["summary"] == {"name": "Puerto, noche", "rules": "cdb", "turn": 1,
                                    "combatants": 5, "hidden": 1}
     assert document["history"]["end"] is True

@@ -34,6 +34,7 @@ from ..files import SaveError
 from ..funnel import CONFIRM, Reloaded, SaveFile, house_file_line
 from ..view import selection_order
 from ..view.cslist import cs_selection_order, is_csystem
+from ..view.narrlist import focus_name, is_narrador, narr_selection_order
 from ..view.finder import after_command, step, tab_order
 from .commands import FightCommands, Palette
 from .styles import css_path, theme_for_terminal
@@ -226,12 +227,16 @@ class CdbApp(App[int]):
         if self.save_file is not None:
             self.session = self.save_file.session
         csystem = is_csystem(outcome.fight)
-        keep = self._kept_cs(before, outcome.fight) if csystem else self._kept(line, outcome, before)
+        narrador = is_narrador(outcome.fight)
+        if narrador:
+            keep = self._kept_narr(before, outcome.fight)
+        else:
+            keep = self._kept_cs(before, outcome.fight) if csystem else self._kept(line, outcome, before)
         self._show(outcome.fight, follow=True, keep=keep)
         self.timings.append(time.perf_counter() - began)
         if outcome.kind in (UNDO, REDO):  # say what: "Deshecho: Mike disparar-armas-largas"
             tell(self, outcome.message)
-        if csystem:  # C-System's turn ends and the next begins by itself (CSYSTEM §4.1)
+        if csystem or narrador:  # their turns end and the next begins by themselves
             return True
         if outcome.fight.turn_over and not before.turn_over and outcome.kind == DO:
             self._propose_new_turn(outcome.fight)
@@ -277,10 +282,33 @@ class CdbApp(App[int]):
         selected = self.selected
         return selected if selected and after.find(selected) is not None else None
 
+    def _kept_narr(self, before: Fight, after: Fight) -> str | None:
+        """Narrador: the selection follows the declarer (declaration phase), the actor
+        (action phase) and the attack's target while an attack waits (`focus_name`);
+        when that does not change, it stays where the DJ put it."""
+        now = focus_name(after)
+        if now != focus_name(before) and now is not None:
+            return now
+        selected = self.selected
+        return selected if selected and after.find(selected) is not None else now
+
     def _show(self, fight: Fight, *, follow: bool, keep: str | None = None) -> None:
         """Push `fight` down; `follow`: select `keep`, or else the head of the queue
         (nobody acting: the selection stays, or the first column)."""
         self._ensure_screen(fight)
+        if follow and is_narrador(fight):  # whom the turn is about, or the first of the list
+            names = narr_selection_order(fight)
+            focus = focus_name(fight)
+            if keep is not None and fight.find(keep) is not None:
+                chosen = fight.find(keep).name
+            elif focus is not None and fight.find(focus) is not None:
+                chosen = fight.find(focus).name
+            elif self.selected is not None and fight.find(self.selected) is not None:
+                chosen = self.selected
+            else:
+                chosen = names[0] if names else None
+            self.set_reactive(CdbApp.selected, chosen)
+            follow = False
         if follow and is_csystem(fight):  # whose go it is, or the first of the list
             names = cs_selection_order(fight)
             if keep is not None and fight.find(keep) is not None:
@@ -318,17 +346,29 @@ class CdbApp(App[int]):
         """The fight screen of `fight`'s rules (C-System's list or CdB's grid): the
         one under the start screen is swapped when a fight of the other rules opens."""
         from .screens.fight import CsFightScreen, FightScreen
+        from .screens.narrfight import NarrFightScreen
 
-        wanted = CsFightScreen if is_csystem(fight) else FightScreen
-        screen = self._fight_screen()
+        wanted = NarrFightScreen if is_narrador(fight) else CsFightScreen if is_csystem(fight) else FightScreen
+        screen = self._fight_screen(any_rules=True)
         if screen is not None and type(screen) is not wanted and screen is self.screen:
+            if wanted is NarrFightScreen:
+                # The screen going away may still list its keys once (its footer)
+                # against the storyteller fight, which its rules can't read: none apply.
+                screen.check_action = _no_key_applies
             self.switch_screen(wanted())
 
-    def _fight_screen(self):
+    def _fight_screen(self, *, any_rules: bool = False):
+        """The fight screen under the dialogs; a storyteller fight is never pushed to
+        another ruleset's screen (nor another's fight to its), even while the swap of
+        `_ensure_screen` is under way."""
         from .screens.fight import CsFightScreen, FightScreen
+        from .screens.narrfight import NarrFightScreen
 
         for screen in self.screen_stack:
-            if isinstance(screen, (FightScreen, CsFightScreen)):
+            if isinstance(screen, (FightScreen, CsFightScreen, NarrFightScreen)):
+                if not any_rules and self.fight is not None \
+                        and isinstance(screen, NarrFightScreen) != is_narrador(self.fight):
+                    return None
                 return screen
         return None
 
@@ -343,7 +383,8 @@ class CdbApp(App[int]):
         fight = self.fight
         if fight is None:
             return
-        names = cs_selection_order(fight) if is_csystem(fight) else selection_order(fight)
+        names = narr_selection_order(fight) if is_narrador(fight) else (
+            cs_selection_order(fight) if is_csystem(fight) else selection_order(fight))
         if names:
             self.selected = step(names, self.selected, amount) if self.selected in names \
                 else names[0]
@@ -354,7 +395,7 @@ class CdbApp(App[int]):
         fight = self.fight
         if fight is None:
             return
-        if is_csystem(fight):
+        if is_csystem(fight) or is_narrador(fight):
             self.move_selection(amount)
             return
         order = tab_order(fight, selection_order(fight))
@@ -470,6 +511,10 @@ def _actor(command: cmd.Command | None, fight: Fight) -> str | None:
         return None
     found = fight.find(command.name)
     return found.name if found is not None else None
+
+
+def _no_key_applies(action: str, parameters: tuple[object, ...]) -> bool:
+    return False
 
 
 def run_app(path: Path | None, *, saves_dir: Path | None = None) -> int:

@@ -42,6 +42,19 @@ DIALOGS = (
     ("Línea de órdenes…", "open_command_line"),
     ("Ayuda", "open_help"),
 )
+#: The entries of a C-System or storyteller fight (no countdown, no CdB maneuvers):
+#: (label, line).
+LIST_GLOBAL = (
+    ("Siguiente", "siguiente"),
+    ("Turno nuevo", "turno"),
+    ("Deshacer", "deshacer"),
+    ("Rehacer", "rehacer"),
+    ("Tirar iniciativa de quien no tiene", "tirar"),
+)
+LIST_DIALOGS = (
+    ("Línea de órdenes…", "open_command_line"),
+    ("Ayuda", "open_help"),
+)
 #: (label, word of the line, what `engine.options` must allow: a reaction's id, or a
 #: verb of `Options`), offered for every combatant who may do it now.
 PER_COMBATANT = (
@@ -88,9 +101,13 @@ class FightCommands(Provider):
         if cached is not None and cached[0] is fight and cached[1] == app.selected:
             return cached[2]  # one palette session, one state: asked once
         entries: list[tuple[str, object, str]] = []
-        for label, method in DIALOGS:
+        listed = fight is not None and fight.rules in ("csystem", "narrador")
+        for label, method in LIST_DIALOGS if listed else DIALOGS:
             entries.append((label, getattr(app, method), ""))
-        if fight is not None:
+        if listed:
+            # CdB's entries (the countdown, AC, its maneuvers) mean nothing here.
+            entries += [(label, partial(app.run_line, line), line) for label, line in LIST_GLOBAL]
+        elif fight is not None:
             entries += self._fight_entries(fight)
         self._cached = (fight, app.selected, entries)
         return entries

@@ -37,9 +37,11 @@ from ..follow import Follower
 from ..players import PcRow, PlayerView, player_view
 from ..view import Sheet
 from ..view.cslist import is_csystem
+from ..view.narrlist import is_narrador
 from .styles import css_path, theme_for_terminal
 from .widgets.fightlog import FightLog
 from .widgets.cslist import CsListView
+from .widgets.narrlist import NarrListView
 from .widgets.sheet import SheetView
 from .widgets.keybar import KeyBar
 
@@ -157,6 +159,7 @@ class PlayerApp(App[int]):
             yield Static(id="player-status")
             yield SheetView(for_players=True, gap=GAP_NORMAL, id="player-sheet")
             yield CsListView(for_players=True, id="player-list")
+            yield NarrListView(for_players=True, id="player-narr")
             yield Static(Content("Aún no hay nadie en la plantilla"), id="player-empty")
             yield PcStrip(id="player-pcs")
             yield FightLog(id="player-log")
@@ -169,6 +172,7 @@ class PlayerApp(App[int]):
         self.query_one("#player-pcs").display = False
         self.query_one("#player-empty").display = False
         self.query_one("#player-list").display = False
+        self.query_one("#player-narr").display = False
         self._apply_layout()
         # The first read is done at once, so the first frame already shows the fight.
         signature = file_signature(self.path)
@@ -255,13 +259,19 @@ class PlayerApp(App[int]):
             Content(f"{literal(view.fight.name)} · {view.queue}"))
         sheet = self.query_one(SheetView)
         listed = self.query_one(CsListView)
-        if is_csystem(view.fight):  # C-System: the list in initiative order
-            sheet.display = False
+        narr = self.query_one(NarrListView)
+        if is_narrador(view.fight):  # the storyteller list: declared actions once performed
+            sheet.display = listed.display = False
+            narr.show(view.fight, None)
+            empty = not view.fight.combatants
+            narr.display = not empty
+        elif is_csystem(view.fight):  # C-System: the list in initiative order
+            sheet.display = narr.display = False
             listed.show(view.fight, None)
             empty = not view.fight.combatants
             listed.display = not empty
         else:
-            listed.display = False
+            listed.display = narr.display = False
             sheet.show(view.fight, None)
             empty = not sheet.sheet.columns
             sheet.display = not empty

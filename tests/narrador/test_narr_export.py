@@ -50,7 +50,7 @@ def test_markdown_and_html_of_the_whole_example():
     assert "|---|---|---:|---|---|---|---|" in md
     assert "| Cadáver | PNJ | — | — | — | XXXXXX· −5 | Tullido, derribado (−2 ini) |" in md
     assert "### Turno 2" in md
-    assert "- Víctor: 2 contundente → Lastimado (-1)" in md
+    assert "- Víctor: 2 contundente → Lastimado (−1)" in md
     page = export_html(fight)
     assert "<th>Declarado</th>" in page and "<h3>Turno 3</h3>" in page
     assert '<td class="num">—</td>' in page

@@ -911,6 +911,9 @@ def _abort(fight: Fight, command: nc.Abort) -> Fight:
         fight = edit(fight, name, declared=tuple(evolve(d, done=True) for d in declared))
     traits = _defense_traits(s, m.id)
     live = None if traits is None else traits + penalty + s.health_penalty
+    if live is not None and live <= 0:
+        raise Refusal(f"{name} no tiene dados para defenderse (abandonando esa acción: {traits} − {-penalty}"
+                      f"{f' − {-s.health_penalty}' if s.health_penalty else ''} = {live})")
     fight = log(fight, f"{name} abandona su acción para defenderse: {how}", [name])
     fight = edit(fight, name, defenses=s.defenses + 1)
     successes = command.defense

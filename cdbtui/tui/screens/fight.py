@@ -73,6 +73,11 @@ def ac_left_question(fight: Fight) -> str | None:
     return "Quedan AC: " + ", ".join(f"{name} {ac}" for name, ac in left) + "."
 
 
+def _other_rules(fight: Fight | None) -> bool:
+    """A fight of another ruleset (C-System, storyteller): it has a screen of its own."""
+    return fight is not None and fight.rules in ("csystem", "narrador")
+
+
 class FightScreen(Screen):
     """The live Plantilla."""
 
@@ -139,7 +144,7 @@ class FightScreen(Screen):
     _header: str | None = None
 
     def show(self, fight: Fight | None, selected: str | None) -> None:
-        if not self._ready or cslist.is_csystem(fight):
+        if not self._ready or _other_rules(fight):
             return
         header = status_line(fight) if fight is not None else "Sin combate abierto"
         if header != self._header:
@@ -151,7 +156,7 @@ class FightScreen(Screen):
         self._refresh_bindings_if_changed()
 
     def show_selection(self, fight: Fight | None, selected: str | None) -> None:
-        if not self._ready or cslist.is_csystem(fight):
+        if not self._ready or _other_rules(fight):
             return
         self.query_one(SheetView).select(selected)
         self.query_one(SidePanel).show(fight, selected)
@@ -204,7 +209,7 @@ class FightScreen(Screen):
         fight: Fight | None = getattr(self.app, "fight", None)
         if fight is None:
             return Verdict(False, NO_FIGHT)
-        if cslist.is_csystem(fight):  # this screen is being swapped for CsFightScreen
+        if _other_rules(fight):  # this screen is being swapped for the ruleset's own
             return Verdict(False, NO_FIGHT)
         if when is When.FIGHT:
             return YES

@@ -60,6 +60,23 @@ def cs_help_markdown() -> str:
     )
 
 
+def narr_help_markdown() -> str:
+    """The storyteller help: its keys, the list's marks, its commands and every
+    Decision of STORYTELLER.md §14 (the same tables the list and the screen use)."""
+    from ...view import narrlist
+    from .narrfight import NARR_KEYS
+
+    keys = "\n".join(f"- `{entry.keys}` — {entry.help}" for entry in NARR_KEYS)
+    marks = "\n".join(f"- `{k}` — {v}" for k, v in narrlist.LEGEND)
+    decisions = "\n".join(f"- **{k}**: {v}" for k, v in narrlist.DECISIONS)
+    return (
+        "# Ayuda · Narrador\n\n## Teclas\n\n" + keys
+        + "\n\n## Marcas de la lista\n\n" + marks
+        + "\n\n## Órdenes\n\n" + narrlist.COMMANDS_HELP
+        + "\n\n## Decisiones de reglas (STORYTELLER §14)\n\n" + decisions + "\n"
+    )
+
+
 class HelpScreen(ModalScreen[None]):
     """Ayuda: teclas, marcas y decisiones (las de las reglas del combate abierto)."""
 
@@ -72,7 +89,8 @@ class HelpScreen(ModalScreen[None]):
         self.rules = rules
 
     def compose(self) -> ComposeResult:
-        text = cs_help_markdown() if self.rules == "csystem" else help_markdown()
+        text = (cs_help_markdown() if self.rules == "csystem" else narr_help_markdown()
+                if self.rules == "narrador" else help_markdown())
         with VerticalScroll(id="help", classes="dialog"):
             # Rich's Markdown in one Static: Textual's Markdown widget makes a widget
             # per block, and took seconds to open this page.

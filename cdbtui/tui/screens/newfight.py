@@ -1,5 +1,6 @@
-"""A new fight from the start screen: its name, its rules (CdB or Walküre) and
-whether the party roster joins it.
+"""A new fight from the start screen: its name, its rules (CdB, Walküre, C-System
+or Narrador) and whether the party roster joins it (CdB and Walküre only: the
+party's sheets are CdB's).
 
 Returns (name, rules, with_party) or None; the start screen writes the save.
 Enter creates from any field, as the hint says: the rules choice and the party's
@@ -58,6 +59,8 @@ class NewFight(ModalScreen[tuple[str, str, bool] | None]):
             with RulesChoice(id="fight-rules"):
                 yield RadioButton("CdB Engine", value=True, id="cdb")
                 yield RadioButton("Walküre", id="walkure")
+                yield RadioButton("C-System", id="csystem")
+                yield RadioButton("Narrador (d10)", id="narrador")
             if self.party:
                 yield FormCheckbox(plain(f"Con el grupo: {', '.join(self.party)}"), value=True,
                                     id="with-party")

@@ -22,7 +22,7 @@ from textual.widgets import DataTable, Static
 from ... import library
 from ...engine.errors import Refusal
 from ...printable import literal
-from ...roster import create_cs_demo, load_roster
+from ...roster import create_cs_demo, create_narr_demo, load_roster
 from ...store import SaveError
 from ..text import cell, plain, tell
 from ..widgets.keybar import KeyBar
@@ -36,6 +36,7 @@ class StartScreen(Screen[Path | None]):
         Binding("n", "new", "nuevo"),
         Binding("d", "demo", "ejemplo"),
         Binding("s", "cs_demo", "ejemplo C-System"),
+        Binding("m", "narr_demo", "ejemplo Narrador"),
         Binding("c", "duplicate", "duplicar"),
         Binding("r", "rename", "renombrar"),
         Binding("delete,x", "delete", "a la papelera", key_display="supr"),
@@ -56,7 +57,7 @@ class StartScreen(Screen[Path | None]):
             table.add_columns("Combate", "Reglas", "Turno", "Combatientes", "Jugado", "Archivo")
             yield table
             yield Static("", id="first-run")
-            yield Static("⏎ abrir · n nuevo · d ejemplo · s ejemplo C-System · c duplicar"
+            yield Static("⏎ abrir · n nuevo · d ejemplo · s ejemplo C-System · m ejemplo Narrador · c duplicar"
                          " · r renombrar · supr a la papelera · q salir", classes="hint")
         yield KeyBar()
 
@@ -89,7 +90,9 @@ class StartScreen(Screen[Path | None]):
                 " para abrir el combate de ejemplo del libro:\n"
                 "Mike y Sven contra dos soldados en el puerto.\n\nPulsa ", ("s", "b"),
                 " para abrir el de C-System (superhéroes): Centella y Titán contra\n"
-                "el Doctor Ruina y su sicario en una azotea.\n\nPulsa ", ("n", "b"),
+                "el Doctor Ruina y su sicario en una azotea.\n\nPulsa ", ("m", "b"),
+                " para abrir el del sistema Narrador (d10): Kara y Víctor contra\n"
+                "un matón y un cadáver en un depósito.\n\nPulsa ", ("n", "b"),
                 " para crear un combate nuevo (con tu grupo de PJ, si lo tienes).",
             ))
             return
@@ -134,6 +137,15 @@ class StartScreen(Screen[Path | None]):
             return
         self.dismiss(path)
 
+    def action_narr_demo(self) -> None:
+        """The storyteller demo fight (STORYTELLER.md §15), at turn 1's declarations."""
+        try:
+            path = create_narr_demo(self.folder)
+        except (SaveError, Refusal, OSError) as error:
+            tell(self, f"No se pudo crear el ejemplo del Narrador: {error}", severity="error")
+            return
+        self.dismiss(path)
+
     def action_new(self) -> None:
         from .newfight import NewFight
 
@@ -147,7 +159,8 @@ class StartScreen(Screen[Path | None]):
             if answer is None:
                 return
             name, rules, with_party = answer
-            lines = tuple(m.line() for m in party) if with_party else ()
+            # The party's «alta» lines are CdB's: they join CdB and Walküre fights only.
+            lines = tuple(m.line() for m in party) if with_party and rules in ("cdb", "walkure") else ()
             try:
                 path = library.create_fight(self.folder, name, rules, lines)
             except (SaveError, Refusal, OSError) as error:
