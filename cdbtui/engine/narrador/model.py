@@ -150,7 +150,7 @@ class NarrSheet:
 
     @property
     def out(self) -> bool:
-        return self.marked >= self.levels or self.has("muerto")
+        return self.lethal + self.bashing >= self.levels or bool(self.conditions) and self.has("muerto")
 
 
 @frozen

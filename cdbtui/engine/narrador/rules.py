@@ -18,8 +18,8 @@ from .. import commands as cmd
 from ..conditions import HANDLERS as _CDB_CONDITIONS
 from ..errors import Refusal
 from ..extras import HANDLERS as _CDB_EXTRAS
-from ..limits import check_state
-from ..model import Combatant, Fight, LogKind, Role, evolve, mention_of
+from ..limits import check_state, vouch
+from ..model import Combatant, Fight, LogKind, Role, copier_of, evolve, mention_of
 from . import commands as nc
 from .model import LEVELS, Declared, NarrPart, NarrSheet, NCondition, NWeapon, PendingAttack, Trait
 from .tables import TRAITS, Maneuver, find_maneuver, weapons
@@ -365,24 +365,48 @@ def _end_turn(fight: Fight) -> Fight:
     fight = _close_attack(fight)
     ending = fight.turn
     renewed = []
+    copies: list[Combatant] = []
+    sources: list[Combatant] = []
     for c in fight.combatants:
-        s = sheet(c)
-        conditions = tuple(x for x in s.conditions if x.until is None or x.until > ending)
-        if s.has("sorprendido") and ending >= 1:
-            conditions = tuple(x for x in conditions if x.id != "sorprendido")
-        weapons_now = tuple(evolve(w, shots=0) if w.shots else w for w in s.weapons)
-        renewed.append(evolve(c, sheet=evolve(
-            s, initiative=None, status="out" if s.out else "to_declare", declared=(), full_defense=False,
-            defenses=0, aborted=False, spent=False, conditions=conditions, weapons=weapons_now)))
+        s = c.sheet
+        conditions = s.conditions
+        if conditions and any(x.until is not None and x.until <= ending or x.id == "sorprendido"
+                              for x in conditions):
+            conditions = tuple(x for x in conditions
+                               if (x.until is None or x.until > ending) and x.id != "sorprendido")
+        weapons_now = s.weapons
+        if any(w.shots for w in weapons_now):
+            weapons_now = tuple(evolve(w, shots=0) if w.shots else w for w in weapons_now)
+        status = "out" if s.out else "to_declare"
+        if (s.initiative is None and s.status == status and not s.declared and not s.full_defense
+                and not s.defenses and not s.aborted and not s.spent and conditions is s.conditions
+                and weapons_now is s.weapons):
+            renewed.append(c)
+            continue
+        new = _with_sheet(c, _renewed_sheet(s, status, conditions, weapons_now))
+        renewed.append(new)
+        copies.append(new)
+        sources.append(c)
+    vouch(copies, sources)
     fight = evolve(fight, combatants=tuple(renewed), turn=fight.turn + 1, actor=None)
     fight = with_part(fight, phase="initiative", order=(), declarer=None, attack=None)
     return log(fight, f"— Turno {fight.turn} — Iniciativa", kind=LogKind.TURN)
 
 
+#: A sheet at the start of a turn (§13): this turn's fields reset, made once for these
+#: fields so that a turn of 200 stays cheap (benchmarks/narrador.py); every value is a
+#: constant or the old sheet's own, so `limits.check_state` need not look (`vouch`).
+_renewed_sheet = copier_of(NarrSheet, ("status", "conditions", "weapons"), {
+    "initiative": "None", "status": "status", "declared": "()", "full_defense": "False", "defenses": "0",
+    "aborted": "False", "spent": "False", "conditions": "conditions", "weapons": "weapons"})
+_with_sheet = copier_of(Combatant, ("sheet",), {"sheet": "sheet"})
+
+
 def _new_turn(fight: Fight, command: cmd.NewTurn) -> Fight:
     if part(fight).phase == "initiative" and not any(sheet(c).status != "to_declare" for c in fight.combatants):
         raise Refusal("El turno aún no ha empezado: escribe las iniciativas y «siguiente»")
-    waiting = [n for n in part(fight).order if sheet(get(fight, n)).status in ("declared", "delaying", "to_declare")]
+    still = {c.name for c in fight.combatants if c.sheet.status in ("declared", "delaying", "to_declare")}
+    waiting = [n for n in part(fight).order if n in still]
     if waiting:
         fight = log(fight, "El Narrador cierra el turno: " + ", ".join(waiting) + " pierden lo que les quedaba",
                     waiting, kind=LogKind.TURN)
