@@ -20,6 +20,8 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/csystem.py
+	$(BIN)/python benchmarks/narrador.py
 	$(BIN)/python benchmarks/tui.py
 	$(BIN)/python benchmarks/storage.py
 
