@@ -70,6 +70,11 @@ NOW_WORDS = frozenset({"ahora", "now"})
 RESERVED = frozenset(KEYWORDS) | frozenset(ACTIONS) | {"juntos", "together", "grupo", "group"}
 
 
+def option(key: str, value: object) -> list[str]:
+    """`key=value` as a command line writes it, nothing when the value is None."""
+    return [] if value is None else [f"{key}={value}"]
+
+
 def quote(name: str) -> str:
     """A name as typed on a command line: quoted (and escaped) when it must be,
     so that parsing the line gives back exactly `name`."""

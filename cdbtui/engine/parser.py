@@ -199,9 +199,38 @@ def take_names(fight: Fight, tokens: list[str], *, copies: bool = False) -> tupl
     return tuple(names)
 
 
-def _no_more(tokens: list[str], usage: str) -> None:
+def no_more(tokens: list[str], usage: str) -> None:
+    """Refuse what is left after a command's last word (every ruleset's parser)."""
     if tokens:
         raise Refusal(f"Sobra «{' '.join(tokens)}»: se usa «{usage}»")
+
+
+def key_values(tokens: list[str], usage: str) -> tuple[dict[str, str], list[str]]:
+    """`key=value` words (keys folded) and the other words, in order; a key twice or
+    without its value is refused."""
+    values: dict[str, str] = {}
+    words: list[str] = []
+    for token in tokens:
+        key, eq, value = token.partition("=")
+        if eq:
+            folded = fold(key)
+            if folded in values:
+                raise Refusal(f"«{key}=» aparece dos veces")
+            if not value:
+                raise Refusal(f"«{key}=» sin valor: se usa «{usage}»")
+            values[folded] = value
+        else:
+            words.append(token)
+    return values, words
+
+
+def name_then_number(fight: Fight, tokens: list[str], usage: str, what: str) -> tuple[str, int]:
+    """`NOMBRE N`: a combatant's name (possibly several words) and a number last."""
+    if len(tokens) < 2:
+        raise Refusal(f"Se usa «{usage}»")
+    combatant, tail = take_name(fight, tokens[:-1])
+    no_more(tail, usage)
+    return combatant.name, number(tokens[-1], what)
 
 
 def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
@@ -226,7 +255,7 @@ def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
     if keyword is None:
         return _parse_combatant_line(fight, tokens)
     if keyword in ("empezar", "siguiente", "turno", "deshacer", "rehacer", "descanso"):
-        _no_more(rest, keyword)
+        no_more(rest, keyword)
         return {
             "empezar": cmd.Begin, "siguiente": cmd.Next, "turno": cmd.NewTurn,
             "deshacer": cmd.Undo, "rehacer": cmd.Redo, "descanso": cmd.Rest,
@@ -235,7 +264,7 @@ def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
         return _parse_add(rest)
     if keyword == "baja":
         combatant, rest = take_name(fight, rest)
-        _no_more(rest, USAGE["baja"])
+        no_more(rest, USAGE["baja"])
         return cmd.Remove(combatant.name)
     if keyword == "momento":
         return cmd.SetStart(*_name_and_number(fight, rest, "momento", "Momento inicial"))
@@ -256,7 +285,7 @@ def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
         return _parse_note(fight, rest)
     if keyword in ("revelar", "ocultar"):
         combatant, rest = take_name(fight, rest)
-        _no_more(rest, USAGE[keyword])
+        no_more(rest, USAGE[keyword])
         return cmd.Reveal(combatant.name, keyword == "revelar")
     if keyword == "fatiga-cc":
         if len(rest) != 1 or fold(rest[0]) not in SWITCH:
@@ -267,7 +296,7 @@ def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
     if keyword == "cambiar":
         first, rest = take_name(fight, rest)
         second, rest = take_name(fight, rest)
-        _no_more(rest, USAGE["cambiar"])
+        no_more(rest, USAGE["cambiar"])
         return cmd.Swap(first.name, second.name)
     if keyword == "blancos":
         return cmd.Targets(*_name_and_number(fight, rest, "blancos", "Blancos adicionales"))
@@ -290,22 +319,17 @@ def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
         if not rest:
             raise Refusal(f"Falta la montura: se usa «{USAGE['monta']}»")
         mount, rest = take_name(fight, rest)
-        _no_more(rest, USAGE["monta"])
+        no_more(rest, USAGE["monta"])
         return cmd.Mount(rider.name, mount.name)
     if keyword == "desmonta":
         rider, rest = take_name(fight, rest)
-        _no_more(rest, USAGE["desmonta"])
+        no_more(rest, USAGE["desmonta"])
         return cmd.Dismount(rider.name)
     raise AssertionError(keyword)  # pragma: no cover - every keyword is handled above
 
 
 def _name_and_number(fight: Fight, tokens: list[str], keyword: str, what: str) -> tuple[str, int]:
-    """`NOMBRE N`: a combatant's name (possibly several words) and a number last."""
-    if len(tokens) < 2:
-        raise Refusal(f"Se usa «{USAGE[keyword]}»")
-    combatant, tail = take_name(fight, tokens[:-1])
-    _no_more(tail, USAGE[keyword])
-    return combatant.name, number(tokens[-1], what)
+    return name_then_number(fight, tokens, USAGE[keyword], what)
 
 
 def _parse_add(tokens: list[str]) -> cmd.Add:
@@ -389,7 +413,7 @@ def _parse_condition(fight: Fight, tokens: list[str]) -> cmd.Condition:
     if len(tokens) < 2 or tokens[-1][:1] not in "+-−" or len(tokens[-1]) < 2:
         raise Refusal(f"Se usa «{USAGE['estado']}»")
     combatant, tail = take_name(fight, tokens[:-1])
-    _no_more(tail, USAGE["estado"])
+    no_more(tail, USAGE["estado"])
     sign, word = tokens[-1][0], tokens[-1][1:]
     if not slug(word):
         raise Refusal(f"Se usa «{USAGE['estado']}»")
@@ -454,7 +478,7 @@ def _parse_bonus(fight: Fight, tokens: list[str]) -> cmd.Bonus:
     if not rest:
         raise Refusal(f"Falta a quién: se usa «{USAGE['bono']}»")
     target, rest = take_name(fight, rest)
-    _no_more(rest, USAGE["bono"])
+    no_more(rest, USAGE["bono"])
     return cmd.Bonus(leader.name, target.name)
 
 
@@ -514,11 +538,11 @@ def _parse_action(fight: Fight, name: str, tokens: list[str]) -> cmd.Perform:
     target = None
     if rest:
         if fold(rest[0]) not in TARGET_WORDS:
-            _no_more(rest, usage)
+            no_more(rest, usage)
         if len(rest) < 2:
             raise Refusal(f"Falta el blanco: se usa «{name} {maneuver.id} [N] a BLANCO»")
         combatant, tail = take_name(fight, rest[1:])
-        _no_more(tail, usage)
+        no_more(tail, usage)
         target = combatant.name
     return cmd.Perform(name, maneuver.id, amount, target=target, degree=degree)
 
@@ -530,7 +554,7 @@ def _parse_combatant_line(fight: Fight, tokens: list[str]) -> cmd.Command:
         raise Refusal(f"¿Qué hace {name}? Escribe una maniobra o «gasta N»")
     action = ACTIONS.get(fold(rest[0]))
     if action in ("retrasa", "actua", "fin"):
-        _no_more(rest[1:], f"{name} {action}")
+        no_more(rest[1:], f"{name} {action}")
         return {"retrasa": cmd.Hold, "actua": cmd.Act, "fin": cmd.Done}[action](name)
     if action == "espera":
         return cmd.Wait(name, check_text(" ".join(rest[1:]), "lo que espera"))

@@ -7,11 +7,8 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from ..commands import quote
+from ..commands import option, quote
 
-
-def _opt(key: str, value) -> list[str]:
-    return [] if value is None else [f"{key}={value}"]
 
 
 @frozen
@@ -44,7 +41,7 @@ class Add:
                            ("escudo", self.shield)):
             if value:
                 parts.append(f"{key}={value}")
-        parts += _opt("pv", self.vitality) + _opt("aplomo", self.composure) + _opt("energia", self.energy)
+        parts += option("pv", self.vitality) + option("aplomo", self.composure) + option("energia", self.energy)
         if any(self.dr):
             parts.append("rd=" + "/".join(map(str, self.dr)))
         if self.ini_mod:
@@ -78,7 +75,7 @@ class Arm:
             parts.append("modos=" + ",".join(self.modes))
         if self.magazine:
             parts.append(f"cargador={self.magazine}")
-        parts += _opt("municion", self.ammo)
+        parts += option("municion", self.ammo)
         if self.rate:
             parts.append(f"cad={self.rate}")
         if self.damage:
@@ -138,10 +135,10 @@ class Act:
         parts += [quote(w) for w in self.words]
         if self.target is not None:
             parts += ["a", quote(self.target)]
-        parts += _opt("tirada", self.roll)
+        parts += option("tirada", self.roll)
         if self.damage:
             parts.append("dano=" + "+".join(map(str, self.damage)))
-        parts += _opt("tipo", self.kind)
+        parts += option("tipo", self.kind)
         if self.weapon is not None:
             parts.append(f"arma={quote(self.weapon)}")
         if self.mod is not None:
@@ -177,7 +174,7 @@ class Damage:
     bleed: bool = False
 
     def line(self) -> str:
-        parts = ["dano", quote(self.name), str(self.amount), self.kind, *_opt("rd", self.dr)]
+        parts = ["dano", quote(self.name), str(self.amount), self.kind, *option("rd", self.dr)]
         if self.bleed:
             parts.append("sangrado")
         return " ".join(parts)
@@ -237,7 +234,7 @@ class SetCondition:
 
     def line(self) -> str:
         word = ("+" if self.on else "-") + self.condition + ("" if self.value is None else f":{self.value}")
-        return " ".join(["estado", quote(self.name), word, *_opt("turnos", self.turns)])
+        return " ".join(["estado", quote(self.name), word, *option("turnos", self.turns)])
 
 
 @frozen

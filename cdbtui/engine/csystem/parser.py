@@ -10,7 +10,7 @@ from .. import commands as cmd
 from ..errors import Refusal
 from ..limits import check_name, check_text
 from ..model import Fight
-from ..parser import number, take_name, take_names, tokenize
+from ..parser import key_values, name_then_number, no_more, number, take_name, take_names, tokenize
 from ..text import fold, slug
 from . import commands as cs
 from .model import DAMAGE_TYPES, FIRE_MODES
@@ -74,29 +74,6 @@ USAGE = {
 }
 
 
-def _no_more(tokens: list[str], usage: str) -> None:
-    if tokens:
-        raise Refusal(f"Sobra «{' '.join(tokens)}»: se usa «{usage}»")
-
-
-def _pairs(tokens: list[str], usage: str) -> tuple[dict[str, str], list[str]]:
-    """key=value pairs (folded keys) and the other words, in order."""
-    values: dict[str, str] = {}
-    words: list[str] = []
-    for token in tokens:
-        key, eq, value = token.partition("=")
-        if eq:
-            k = fold(key)
-            if k in values:
-                raise Refusal(f"«{key}=» aparece dos veces")
-            if not value:
-                raise Refusal(f"«{key}=» sin valor: se usa «{usage}»")
-            values[k] = value
-        else:
-            words.append(token)
-    return values, words
-
-
 def parse(line: str, fight: Fight) -> object:
     body = line.strip().removeprefix(":").strip()
     tokens = tokenize(body)
@@ -107,14 +84,14 @@ def parse(line: str, fight: Fight) -> object:
     if keyword is None:
         return _combatant_line(fight, tokens)
     if keyword in ("empezar", "siguiente", "turno", "deshacer", "rehacer"):
-        _no_more(rest, keyword)
+        no_more(rest, keyword)
         return {"empezar": cmd.Begin, "siguiente": cmd.Next, "turno": cmd.NewTurn,
                 "deshacer": cmd.Undo, "rehacer": cmd.Redo}[keyword]()
     if keyword == "alta":
         return _parse_add(rest)
     if keyword == "baja":
         c, rest = take_name(fight, rest)
-        _no_more(rest, "baja NOMBRE")
+        no_more(rest, "baja NOMBRE")
         return cmd.Remove(c.name)
     if keyword == "arma":
         return _parse_arm(fight, rest)
@@ -130,7 +107,7 @@ def parse(line: str, fight: Fight) -> object:
     if keyword == "cambiar":
         a, rest = take_name(fight, rest)
         b, rest = take_name(fight, rest)
-        _no_more(rest, USAGE["cambiar"])
+        no_more(rest, USAGE["cambiar"])
         return cmd.Swap(a.name, b.name)
     if keyword == "orden":
         a, rest = take_name(fight, rest)
@@ -138,7 +115,7 @@ def parse(line: str, fight: Fight) -> object:
             raise Refusal(f"Se usa «{USAGE['orden']}»")
         before = fold(rest[0]) in ("antes", "before")
         b, rest = take_name(fight, rest[1:])
-        _no_more(rest, USAGE["orden"])
+        no_more(rest, USAGE["orden"])
         return cs.Place(a.name, b.name, before)
     if keyword == "dano":
         return _parse_damage(fight, rest)
@@ -189,23 +166,19 @@ def parse(line: str, fight: Fight) -> object:
         return cmd.Note(c.name, " ".join(rest))
     if keyword in ("revelar", "ocultar"):
         c, rest = take_name(fight, rest)
-        _no_more(rest, f"{keyword} NOMBRE")
+        no_more(rest, f"{keyword} NOMBRE")
         return cmd.Reveal(c.name, keyword == "revelar")
     raise AssertionError(keyword)  # pragma: no cover
 
 
 def _name_and_number(fight: Fight, tokens: list[str], keyword: str, what: str) -> tuple[str, int]:
-    if len(tokens) < 2:
-        raise Refusal(f"Se usa «{USAGE[keyword]}»")
-    c, tail = take_name(fight, tokens[:-1])
-    _no_more(tail, USAGE[keyword])
-    return c.name, number(tokens[-1], what)
+    return name_then_number(fight, tokens, USAGE[keyword], what)
 
 
 def _parse_add(tokens: list[str]) -> cs.Add:
     if not tokens:
         raise Refusal(f"Se usa «{USAGE['alta']}»")
-    values, words = _pairs(tokens, USAGE["alta"])
+    values, words = key_values(tokens, USAGE["alta"])
     flags = {"oculto", "hidden", "privado", "private"}
     name_words = [w for w in words if fold(w) not in flags]
     marks = {fold(w) for w in words if fold(w) in flags}
@@ -261,7 +234,7 @@ def _parse_add(tokens: list[str]) -> cs.Add:
 
 def _parse_arm(fight: Fight, tokens: list[str]) -> cs.Arm:
     c, rest = take_name(fight, tokens)
-    values, words = _pairs(rest, USAGE["arma"])
+    values, words = key_values(rest, USAGE["arma"])
     ranged = any(fold(w) in ("distancia", "ranged") for w in words)
     words = [w for w in words if fold(w) not in ("distancia", "ranged")]
     if len(words) != 1:
@@ -293,7 +266,7 @@ def _parse_arm(fight: Fight, tokens: list[str]) -> cs.Arm:
 
 def _parse_damage(fight: Fight, tokens: list[str]) -> cs.Damage:
     c, rest = take_name(fight, tokens)
-    values, words = _pairs(rest, USAGE["dano"])
+    values, words = key_values(rest, USAGE["dano"])
     if not words:
         raise Refusal(f"Se usa «{USAGE['dano']}»")
     amount = number(words[0], "Daño")
@@ -318,7 +291,7 @@ def _parse_damage(fight: Fight, tokens: list[str]) -> cs.Damage:
 
 def _parse_condition(fight: Fight, tokens: list[str]) -> cs.SetCondition:
     c, rest = take_name(fight, tokens)
-    values, words = _pairs(rest, USAGE["estado"])
+    values, words = key_values(rest, USAGE["estado"])
     turns = None
     for key, value in values.items():
         if key not in ("turnos", "turns"):
@@ -344,16 +317,16 @@ def _combatant_line(fight: Fight, tokens: list[str]) -> object:
     special = ACTIONS.get(word)
     rest = rest[1:]
     if special == "fin":
-        _no_more(rest, "NOMBRE fin")
+        no_more(rest, "NOMBRE fin")
         return cs.EndGo(c.name)
     if special == "retrasa":
         if rest and fold(rest[0]) in ("final", "last"):
-            _no_more(rest[1:], USAGE["retrasa"])
+            no_more(rest[1:], USAGE["retrasa"])
             return cs.Lower(c.name, None)
         if not rest or fold(rest[0]) not in ("tras", "after"):
             raise Refusal(f"Se usa «{USAGE['retrasa']}»")
         other, tail = take_name(fight, rest[1:])
-        _no_more(tail, USAGE["retrasa"])
+        no_more(tail, USAGE["retrasa"])
         return cs.Lower(c.name, other.name)
     if special in ("compleja", "simple", "gratis"):
         text = " ".join(rest)
@@ -371,7 +344,7 @@ def _combatant_line(fight: Fight, tokens: list[str]) -> object:
 
 
 def _parse_act(fight: Fight, name: str, action: str, tokens: list[str]) -> cs.Act:
-    values, words = _pairs(tokens, f"{name} {action} [a OBJETIVO] [tirada=N] [dano=N]")
+    values, words = key_values(tokens, f"{name} {action} [a OBJETIVO] [tirada=N] [dano=N]")
     target = None
     kept: list[str] = []
     index = 0

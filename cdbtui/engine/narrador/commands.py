@@ -6,11 +6,8 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from ..commands import quote
+from ..commands import option, quote
 
-
-def _opt(key: str, value) -> list[str]:
-    return [] if value is None else [f"{key}={value}"]
 
 
 @frozen
@@ -32,7 +29,7 @@ class Add:
     private: bool = False
 
     def line(self) -> str:
-        parts = ["alta", quote(self.name), *_opt("ini", self.ini), *_opt("des", self.dex), *_opt("ast", self.wits)]
+        parts = ["alta", quote(self.name), *option("ini", self.ini), *option("des", self.dex), *option("ast", self.wits)]
         for key, value in (("fv", self.willpower), ("res", self.stamina), ("fue", self.strength),
                            ("per", self.per)):
             if value:
@@ -62,8 +59,8 @@ class Arm:
     scope: bool = False
 
     def line(self) -> str:
-        parts = ["arma", quote(self.name), quote(self.weapon), *_opt("dano", self.damage),
-                 *_opt("alcance", self.range), *_opt("cad", self.rate)]
+        parts = ["arma", quote(self.name), quote(self.weapon), *option("dano", self.damage),
+                 *option("alcance", self.range), *option("cad", self.rate)]
         if self.magazine is not None:
             parts.append(f"cargador={self.magazine}" + ("+1" if self.chamber else ""))
         if self.auto:
@@ -128,8 +125,8 @@ class Act:
             parts.append(self.action + ("" if self.pool is None else f":{self.pool}"))
         if self.target is not None:
             parts += ["a", quote(self.target)]
-        return " ".join(parts + list(self.words) + _opt("exitos", self.successes) + _opt("metros", self.meters)
-                        + _opt("distancia", self.distance))
+        return " ".join(parts + list(self.words) + option("exitos", self.successes) + option("metros", self.meters)
+                        + option("distancia", self.distance))
 
 
 @frozen
@@ -139,7 +136,7 @@ class Defend:
     successes: int | None = None
 
     def line(self) -> str:
-        return " ".join([quote(self.name), "defiende", self.maneuver, *_opt("exitos", self.successes)])
+        return " ".join([quote(self.name), "defiende", self.maneuver, *option("exitos", self.successes)])
 
 
 @frozen
@@ -156,9 +153,9 @@ class Abort:
         if self.action is not None:
             parts.append(self.action)
         if self.spend:
-            parts += ["gasta", self.maneuver, *_opt("exitos", self.defense)]
+            parts += ["gasta", self.maneuver, *option("exitos", self.defense)]
         else:
-            parts += ["tira", *_opt("exitos", self.roll), self.maneuver, *_opt("defensa", self.defense)]
+            parts += ["tira", *option("exitos", self.roll), self.maneuver, *option("defensa", self.defense)]
         return " ".join(parts)
 
 

@@ -7,7 +7,7 @@ from .. import commands as cmd
 from ..errors import Refusal
 from ..limits import check_name, check_text
 from ..model import Fight
-from ..parser import number, take_name, take_names, tokenize
+from ..parser import key_values, name_then_number, no_more, number, take_name, take_names, tokenize
 from ..text import fold, slug
 from . import commands as nc
 from .tables import TRAITS, condition_id, find_maneuver
@@ -45,25 +45,6 @@ USAGE = {
 }
 
 
-def _no_more(tokens: list[str], usage: str) -> None:
-    if tokens:
-        raise Refusal(f"Sobra «{' '.join(tokens)}»: se usa «{usage}»")
-
-
-def _pairs(tokens: list[str]) -> tuple[dict[str, str], list[str]]:
-    values: dict[str, str] = {}
-    words: list[str] = []
-    for token in tokens:
-        key, eq, value = token.partition("=")
-        if eq:
-            if not value:
-                raise Refusal(f"«{key}=» sin valor")
-            values[fold(key)] = value
-        else:
-            words.append(token)
-    return values, words
-
-
 def parse(line: str, fight: Fight) -> object:
     body = line.strip().removeprefix(":").strip()
     tokens = tokenize(body)
@@ -74,21 +55,21 @@ def parse(line: str, fight: Fight) -> object:
     if keyword is None:
         return _combatant_line(fight, tokens)
     if keyword in ("siguiente", "empezar", "turno", "deshacer", "rehacer"):
-        _no_more(rest, keyword)
+        no_more(rest, keyword)
         return {"siguiente": cmd.Next, "empezar": cmd.Begin, "turno": cmd.NewTurn,
                 "deshacer": cmd.Undo, "rehacer": cmd.Redo}[keyword]()
     if keyword == "alta":
         return _parse_add(rest)
     if keyword == "baja":
         c, rest = take_name(fight, rest)
-        _no_more(rest, "baja NOMBRE")
+        no_more(rest, "baja NOMBRE")
         return cmd.Remove(c.name)
     if keyword == "arma":
         return _parse_arm(fight, rest)
     if keyword == "tirar":
         return cmd.Roll(take_names(fight, rest))
     if keyword == "iniciativa":
-        name, value = _name_number(fight, rest, "iniciativa NOMBRE N")
+        name, value = name_then_number(fight, rest, "iniciativa NOMBRE N", "Valor")
         return nc.Initiative(name, value)
     if keyword == "declara":
         return _parse_declare(fight, rest)
@@ -114,22 +95,22 @@ def parse(line: str, fight: Fight) -> object:
         spelled = slug(word) if slug(word) != id else None
         return nc.SetCondition(c.name, id, rest[0][0] == "+", spelled)
     if keyword in ("cobertura", "oponentes"):
-        name, value = _name_number(fight, rest, f"{keyword} NOMBRE N")
+        name, value = name_then_number(fight, rest, f"{keyword} NOMBRE N", "Valor")
         return nc.Level(keyword, name, value)
     if keyword in ("presa", "sujeta"):
         a, rest = take_name(fight, rest)
         b, rest = take_name(fight, rest)
-        _no_more(rest, f"{keyword} A B")
+        no_more(rest, f"{keyword} A B")
         return nc.Grapple(a.name, b.name, keyword == "sujeta")
     if keyword == "suelta":
         a, rest = take_name(fight, rest)
-        _no_more(rest, "suelta A")
+        no_more(rest, "suelta A")
         return nc.Grapple(a.name)
     if keyword == "emboscada":
-        values, words = _pairs(rest)
+        values, words = key_values(rest, "emboscada A B exitos=N")
         a, words = take_name(fight, words)
         b, words = take_name(fight, words)
-        _no_more(words, "emboscada A B exitos=N")
+        no_more(words, "emboscada A B exitos=N")
         if "exitos" not in values:
             raise Refusal("Se usa «emboscada A B exitos=N»")
         return nc.Ambush(a.name, b.name, number(values["exitos"], "Éxitos"))
@@ -141,7 +122,7 @@ def parse(line: str, fight: Fight) -> object:
     if keyword == "cambiar":
         a, rest = take_name(fight, rest)
         b, rest = take_name(fight, rest)
-        _no_more(rest, "cambiar A B")
+        no_more(rest, "cambiar A B")
         return cmd.Swap(a.name, b.name)
     if keyword == "nombre":
         if not rest:
@@ -154,21 +135,13 @@ def parse(line: str, fight: Fight) -> object:
         return cmd.Note(c.name, None if rest == ["-"] else " ".join(rest))
     if keyword in ("revelar", "ocultar"):
         c, rest = take_name(fight, rest)
-        _no_more(rest, f"{keyword} NOMBRE")
+        no_more(rest, f"{keyword} NOMBRE")
         return cmd.Reveal(c.name, keyword == "revelar")
     raise AssertionError(keyword)  # pragma: no cover
 
 
-def _name_number(fight: Fight, tokens: list[str], usage: str) -> tuple[str, int]:
-    if len(tokens) < 2:
-        raise Refusal(f"Se usa «{usage}»")
-    c, tail = take_name(fight, tokens[:-1])
-    _no_more(tail, usage)
-    return c.name, number(tokens[-1], "Valor")
-
-
 def _parse_add(tokens: list[str]) -> nc.Add:
-    values, words = _pairs(tokens)
+    values, words = key_values(tokens, USAGE["alta"])
     flags = {"sobrenatural", "supernatural", "ambidiestro", "ambidextrous", "oculto", "hidden", "privado", "private"}
     marks = {fold(w) for w in words if fold(w) in flags}
     name_words = [w for w in words if fold(w) not in flags]
@@ -206,7 +179,7 @@ def _parse_add(tokens: list[str]) -> nc.Add:
 
 def _parse_arm(fight: Fight, tokens: list[str]) -> nc.Arm:
     c, rest = take_name(fight, tokens)
-    values, words = _pairs(rest)
+    values, words = key_values(rest, USAGE["arma"])
     auto = any(fold(w) == "auto" for w in words)
     scope = any(fold(w) in ("mira", "scope") for w in words)
     words = [w for w in words if fold(w) not in ("auto", "mira", "scope")]
@@ -264,12 +237,12 @@ def _combatant_line(fight: Fight, tokens: list[str]) -> object:
         raise Refusal(f"No conozco «{rest[0]}»: tras el nombre va actua, defiende, aborta, retrasa o fin")
     rest = rest[1:]
     if verb == "fin":
-        _no_more(rest, "NOMBRE fin")
+        no_more(rest, "NOMBRE fin")
         return nc.EndGo(c.name)
     if verb == "retrasa":
-        _no_more(rest, "NOMBRE retrasa")
+        no_more(rest, "NOMBRE retrasa")
         return nc.Delay(c.name)
-    values, words = _pairs(rest)
+    values, words = key_values(rest, "NOMBRE actua|defiende|aborta …")
     if verb == "actua":
         action = pool = target = None
         extra_words: list[str] = []
