@@ -321,6 +321,8 @@ def _next_actor(fight: Fight) -> Fight:
     fight = evolve(fight, actor=None)
     for name in part(fight).order:
         s = sheet(get(fight, name))
+        if s.status == "declared" and _stunned_this_turn(s, fight.turn):
+            s = evolve(s, status="stunned")  # stunned after declaring: the action is lost
         if s.status == "stunned":
             if _stunned_this_turn(s, fight.turn):
                 fight = edit(fight, name, status="acted", declared=(),
@@ -428,6 +430,8 @@ def _declare(fight: Fight, command: nc.Declare) -> Fight:
         raise Refusal(f"Declara primero {who} (iniciativa {s_who.initiative if s_who else '?'}):"
                       " se declara de menor a mayor")
     s = sheet(get(fight, name))
+    if s.out:
+        raise Refusal(f"{name} está fuera de combate: no declara")
     items = command.items
     forced = grappled_with(s)
     allowed = None
@@ -887,7 +891,7 @@ def _abort(fight: Fight, command: nc.Abort) -> Fight:
     s = sheet(get(fight, name))
     if part(fight).phase != "act":
         raise Refusal("Solo se abandona una acción en la fase de acción, ante un ataque")
-    if s.status == "acted" or (fight.actor == name and any(d.done for d in s.declared)):
+    if s.status == "acted" or any(d.done and not d.defense for d in s.declared):
         raise Refusal(f"{name} ya ha actuado este turno: no puede abortar para defenderse")
     if s.has("aturdido"):
         raise Refusal(f"{name} está aturdido: {STUNNED_HINT}")
@@ -1013,6 +1017,8 @@ def _damage(fight: Fight, command: nc.Damage) -> Fight:
         fight = _after_attack(fight, attack.attacker)
     if fight.actor == name and sheet(get(fight, name)).status in ("stunned", "out"):
         fight = _next_actor(evolve(fight, actor=None))
+    if part(fight).declarer == name and sheet(get(fight, name)).status in ("stunned", "out"):
+        fight = _next_declarer(fight)  # the declarer knocked out while declaring: the next
     return fight
 
 
