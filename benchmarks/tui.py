@@ -64,6 +64,8 @@ os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
 CYCLE = ("1", "u", "e", "u", "space", "u", "l", "h")
 #: C-System (`--rules csystem`): end the go, undo, next, undo, select right and left.
 CS_CYCLE = ("f", "u", "space", "u", "right", "left")
+#: Storyteller (`--rules narrador`), in the action phase: next, undo, select right and left.
+NARR_CYCLE = ("space", "u", "right", "left")
 SIZE = (160, 50)
 
 
@@ -81,6 +83,28 @@ def build_cs_save(folder: Path, count: int) -> Path:
         session.execute(f"iniciativa C{i:03d} {5 + i % 25}")
     session.execute("empezar")
     path = folder / f"banco-cs-{count}.toml"
+    create(path, session)
+    return path
+
+
+def build_narr_save(folder: Path, count: int) -> Path:
+    """A storyteller fight of `count` combatants in its action phase."""
+    from cdbtui.engine.session import Session
+    from cdbtui.store import create
+
+    session = Session.new("Banco", "narrador", seed=1)
+    for i in range(count):
+        side = "pj" if i % 4 == 0 else "pnj"
+        session.execute(f"alta C{i:03d} des={2 + i % 3} ast={1 + i % 3} fue=3 res=2 fv=3 bando={side}"
+                        " rasgos=pelea:2,esquivar:2,armas-de-fuego:2")
+        if i % 2:
+            session.execute(f"arma C{i:03d} rifle-de-asalto")
+        session.execute(f"iniciativa C{i:03d} {5 + i % 20}")
+    session.execute("siguiente")
+    while session.fight.narr.phase == "declare":
+        who = session.fight.narr.declarer
+        session.execute(f"declara {who} {'disparo esquiva' if int(who[1:]) % 2 else 'golpe'}")
+    path = folder / f"banco-narr-{count}.toml"
     create(path, session)
     return path
 
@@ -412,17 +436,19 @@ def report_terminal(paths: dict[int, Path], presses: int, pause: float = 0.0) ->
     return ok
 
 
-def cs_headless(presses: int, goals: dict[int, float]) -> bool:
-    """The headless work per key on C-System fights of 10, 50 and 200 (issue 13: p95
-    under 16 ms at 50)."""
+def other_headless(rules: str, presses: int, goals: dict[int, float]) -> bool:
+    """The headless work per key on C-System or storyteller fights of 10, 50 and 200
+    (issues 13 and 14: p95 under 16 ms at 50)."""
     ok = True
+    build, cycle, title = ((build_cs_save, CS_CYCLE, "C-System") if rules == "csystem"
+                           else (build_narr_save, NARR_CYCLE, "Narrador"))
     with tempfile.TemporaryDirectory() as folder:
         meter = Meter()
         meter.install()
-        print(f"cdbtui TUI benchmark, C-System · {SIZE[0]}×{SIZE[1]} · keys {' '.join(CS_CYCLE)} · {presses} per size")
+        print(f"cdbtui TUI benchmark, {title} · {SIZE[0]}×{SIZE[1]} · keys {' '.join(cycle)} · {presses} per size")
         print(f"{'combatants':>10} | {'work median':>11} {'work p95':>9} | {'cpu median':>10} {'cpu p95':>8} | goal")
         for count in (10, 50, 200):
-            work, cpu = asyncio.run(measure_keys(build_cs_save(Path(folder), count), presses, meter, CS_CYCLE))
+            work, cpu = asyncio.run(measure_keys(build(Path(folder), count), presses, meter, cycle))
             p95 = percentile(work, 0.95)
             goal = goals.get(count)
             verdict = "—" if goal is None else ("ok" if p95 < goal else f"FALLA (> {goal * 1000:.0f} ms)")
@@ -440,13 +466,13 @@ def main() -> int:
                         help="sleep between two polls of the pane (default 0: back to back)")
     parser.add_argument("--part", choices=("all", "headless", "terminal"), default="all",
                         help="only the headless work per key and first paint, or only the real terminal")
-    parser.add_argument("--rules", choices=("cdb", "csystem"), default="cdb",
-                        help="csystem: only the headless work per key on a C-System fight (its key cycle)")
+    parser.add_argument("--rules", choices=("cdb", "csystem", "narrador"), default="cdb",
+                        help="csystem / narrador: only the headless work per key on such a fight (its key cycle)")
     args = parser.parse_args()
     goals = {50: 0.016, 200: 0.033}
     ok = True
-    if args.rules == "csystem":
-        return 0 if cs_headless(args.keys, goals) else 1
+    if args.rules != "cdb":
+        return 0 if other_headless(args.rules, args.keys, goals) else 1
     with tempfile.TemporaryDirectory() as folder:
         paths = {count: build_save(Path(folder), count) for count in (10, 50, 200)}
         if args.part == "terminal":

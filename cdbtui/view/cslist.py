@@ -20,14 +20,10 @@ Vitalidad and Defensa as "?".  Every text shown went through `printable.literal`
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-import attrs
-
 import textwrap
 from enum import StrEnum
 
-from attrs import evolve, field, frozen
+from attrs import evolve, frozen
 
 from ..engine.catalog import RULES_ES
 from ..engine.commands import quote
@@ -40,7 +36,10 @@ from ..engine.model import Combatant, Fight
 from ..engine.text import fold
 from ..printable import literal
 from .panel import PanelRow, RowRole
-from .sheet import HIDDEN_MARK, cells, fit, short
+from .rows import ActionChoice, Kind, Line, RowList, fit_spans, laid_out, secret, selected_in, text_cells, width_of
+from .rows import Span as BaseSpan
+from .rows import ordered as ordered_by
+from .sheet import HIDDEN_MARK, cells, short
 
 RULES_NAME = "C-System"
 #: What a private PNJ's numbers show as on the players' list.
@@ -178,49 +177,10 @@ class Role(StrEnum):
 
 
 @frozen
-class Span:
-    text: str = field(converter=literal)
+class Span(BaseSpan):
+    """A span of the list: plain text unless told."""
+
     role: Role = Role.TEXT
-
-
-class Kind(StrEnum):
-    """What a line of the list is."""
-
-    TITLES = "titles"
-    ROW = "row"
-    BLANK = "blank"
-    PROMPT = "prompt"
-    CONDITIONS = "conditions"
-    EMPTY = "empty"
-
-
-@frozen
-class Line:
-    """One painted line: its spans, what it is, and for a combatant's row its name
-    (as saved: it identifies the row) and the flags of its whole-row style."""
-
-    spans: tuple[Span, ...]
-    kind: Kind = Kind.ROW
-    name: str | None = None
-    pc: bool = False
-    actor: bool = False
-    acted: bool = False
-    out: bool = False
-    selected: bool = False
-
-    @property
-    def text(self) -> str:
-        return "".join(span.text for span in self.spans)
-
-
-@frozen
-class CsList:
-    """The whole list: its lines, and the names of the rows in order."""
-
-    lines: tuple[Line, ...]
-    names: tuple[str, ...] = ()
-    #: The columns shown (keys of `COLUMNS`), after fitting.
-    columns: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------- the parts of a row
@@ -239,22 +199,13 @@ def order_of(fight: Fight) -> tuple[str, ...]:
 
 
 def ordered(fight: Fight, *, for_players: bool = False) -> list[Combatant]:
-    """The combatants in the order of initiative, then those without a place
-    (roster order); the players' list leaves hidden PNJ out."""
-    found = [fight.find(name) for name in order_of(fight)]
-    placed = [c for c in found if c is not None]
-    keys = {c.key for c in placed}
-    rest = [c for c in fight.combatants if c.key not in keys]
-    return [c for c in placed + rest if not (for_players and c.hidden)]
+    """The combatants in the order of initiative, then those without a place."""
+    return ordered_by(fight, order_of(fight), for_players=for_players)
 
 
 def cs_selection_order(fight: Fight) -> tuple[str, ...]:
     """The order ←/→ walk the rows: the list's, top to bottom."""
     return tuple(c.name for c in ordered(fight))
-
-
-def secret(c: Combatant, for_players: bool) -> bool:
-    return for_players and c.private and not c.is_pc
 
 
 def ordinal(n: int) -> str:
@@ -480,33 +431,8 @@ GIVE_WAY = (
 NAME_MIN = 5
 
 
-@lru_cache(maxsize=8192)
-def _cells(text: str) -> int:
-    """`cells`, remembered: the list measures the same few texts over and over."""
-    return cells(text)
-
-
-def _width(spans: tuple[Span, ...]) -> int:
-    return sum(_cells(span.text) for span in spans)
-
-
 def _fit_spans(spans: tuple[Span, ...], width: int) -> tuple[Span, ...]:
-    """`spans` cut (with …) or padded to exactly `width` cells."""
-    if _width(spans) <= width:
-        pad = width - _width(spans)
-        return spans + ((Span(" " * pad),) if pad else ())
-    out: list[Span] = []
-    room = width
-    for span in spans:
-        size = cells(span.text)
-        if size < room:
-            out.append(span)
-            room -= size
-            continue
-        out.append(Span(fit(span.text, room), span.role))
-        room = 0
-        break
-    return tuple(out)
+    return fit_spans(spans, width, Span)
 
 
 #: Rows already made, by (the combatant's id, acting?, place, players?, name width),
@@ -565,42 +491,22 @@ def _make_row(c: Combatant, actor: bool, place: int | None, for_players: bool,
     return cells_
 
 
-#: The last list laid out for each (players?, width), with the fight it was made
-#: from: a new selection on the same state only moves the highlight (`_select`).
-_LAID_OUT: dict[tuple[bool, int | None], tuple[Fight, CsList]] = {}
-
-
 def build_list(fight: Fight, selected: str | None = None, *, for_players: bool = False,
-               width: int | None = None) -> CsList:
+               width: int | None = None) -> RowList:
     """The list of `fight`, `selected` highlighted, fitted to `width` cells (None:
     every column at its natural width)."""
-    known = _LAID_OUT.get((for_players, width))
-    if known is not None and known[0] is fight:
-        laid_out = known[1]
-    else:
-        laid_out = _lay_out(fight, for_players, width)
-        if len(_LAID_OUT) > 16:
-            _LAID_OUT.clear()
-        _LAID_OUT[(for_players, width)] = (fight, laid_out)
-    return _select(laid_out, None if for_players else selected)
+    rows = laid_out(("csystem", for_players, width), fight, lambda: _lay_out(fight, for_players, width))
+    return selected_in(rows, None if for_players else selected)
 
 
-def _select(laid_out: CsList, selected: str | None) -> CsList:
-    """`laid_out` with `selected`'s row highlighted (and no other)."""
-    lines = tuple(attrs.evolve(line, selected=line.name == selected)
-                  if line.kind is Kind.ROW and line.selected != (line.name == selected) else line
-                  for line in laid_out.lines)
-    return attrs.evolve(laid_out, lines=lines)
-
-
-def _lay_out(fight: Fight, for_players: bool, width: int | None) -> CsList:
+def _lay_out(fight: Fight, for_players: bool, width: int | None) -> RowList:
     """`build_list` with nobody selected."""
     selected = None
     combatants = ordered(fight, for_players=for_players)
     order = order_of(fight)
     if not combatants:
         hint = "Sin combatientes: «a» o «:alta NOMBRE des=N ale=N …» añade uno"
-        return CsList((Line((Span(hint, Role.MUTED),), Kind.EMPTY),))
+        return RowList((Line((Span(hint, Role.MUTED),), Kind.EMPTY),))
     places = {}
     number = 0
     for c in combatants:
@@ -628,7 +534,7 @@ def _lay_out(fight: Fight, for_players: bool, width: int | None) -> CsList:
     def measure(spans: tuple[Span, ...]) -> int:
         size = measured.get(id(spans))
         if size is None:
-            size = measured[id(spans)] = _width(spans)
+            size = measured[id(spans)] = width_of(spans)
         return size
 
     def widths() -> dict[str, int]:
@@ -636,7 +542,7 @@ def _lay_out(fight: Fight, for_players: bool, width: int | None) -> CsList:
         for key, long, shorter in COLUMNS:
             form = 1 if key in short_forms else 0
             title = shorter if form else long
-            found[key] = max([_cells(title), *(measure(row[key][form]) for row in rows)])
+            found[key] = max([text_cells(title), *(measure(row[key][form]) for row in rows)])
         return found
 
     gap = 2
@@ -695,7 +601,7 @@ def _lay_out(fight: Fight, for_players: bool, width: int | None) -> CsList:
     if notes:
         lines.append(Line((), Kind.BLANK))
         lines.extend(notes)
-    return CsList(tuple(lines), tuple(c.name for c in combatants), columns)
+    return RowList(tuple(lines), tuple(c.name for c in combatants), columns)
 
 
 def _pieces(text: str, room: int | None) -> list[str]:
@@ -828,17 +734,6 @@ def cs_panel_rows(c: Combatant, fight: Fight) -> tuple[PanelRow, ...]:
 
 
 # ---------------------------------------------------------------- the action picker
-
-
-@frozen
-class ActionChoice:
-    """One entry of the action picker: what it shows and the line it leads to.
-    `complete`: the line runs as it is; else it opens on the `:` line to finish
-    (a target, the roll's total)."""
-
-    label: str = field(converter=literal)
-    line: str
-    complete: bool = True
 
 
 #: Actions whose line needs more than the name (a target, a weapon): what the

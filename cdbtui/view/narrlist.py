@@ -26,7 +26,7 @@ from __future__ import annotations
 import textwrap
 from enum import StrEnum
 
-from attrs import field, frozen
+from attrs import frozen
 
 from ..engine.model import Combatant, Fight
 from ..engine.narrador.model import LEVELS, Declared, NarrSheet, PendingAttack
@@ -34,7 +34,10 @@ from ..engine.narrador.rules import dice, slot_penalty
 from ..engine.narrador.tables import find_maneuver
 from ..printable import literal
 from .panel import PanelRow, RowRole
-from .sheet import HIDDEN_MARK, cells, fit, short
+from .rows import Kind, Line, RowList, fit_spans, laid_out, secret, selected_in, width_of
+from .rows import Span as BaseSpan
+from .rows import ordered as ordered_by
+from .sheet import HIDDEN_MARK, cells, short
 
 RULES_NAME = "Narrador"
 SECRET = "?"
@@ -159,42 +162,10 @@ class Role(StrEnum):
 
 
 @frozen
-class Span:
-    text: str = field(converter=literal)
+class Span(BaseSpan):
+    """A span of the list: plain text unless told."""
+
     role: Role = Role.TEXT
-
-
-class Kind(StrEnum):
-    TITLES = "titles"
-    ROW = "row"
-    BLANK = "blank"
-    ATTACK = "attack"
-    EMPTY = "empty"
-
-
-@frozen
-class Line:
-    """One painted line: its spans, what it is, and for a row its name and flags."""
-
-    spans: tuple[Span, ...]
-    kind: Kind = Kind.ROW
-    name: str | None = None
-    pc: bool = False
-    actor: bool = False
-    acted: bool = False
-    out: bool = False
-    selected: bool = False
-
-    @property
-    def text(self) -> str:
-        return "".join(span.text for span in self.spans)
-
-
-@frozen
-class NarrList:
-    lines: tuple[Line, ...]
-    names: tuple[str, ...] = ()
-    columns: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------- reading the fight
@@ -225,13 +196,8 @@ def declarer_of(fight: Fight) -> str | None:
 
 
 def ordered(fight: Fight, *, for_players: bool = False) -> list[Combatant]:
-    """The combatants in this turn's order, then those without an initiative yet
-    (roster order); the players' list leaves hidden PNJ out."""
-    found = [fight.find(name) for name in order_of(fight)]
-    placed = [c for c in found if c is not None]
-    keys = {c.key for c in placed}
-    rest = [c for c in fight.combatants if c.key not in keys]
-    return [c for c in placed + rest if not (for_players and c.hidden)]
+    """The combatants in this turn's order, then those without an initiative yet."""
+    return ordered_by(fight, order_of(fight), for_players=for_players)
 
 
 def narr_selection_order(fight: Fight) -> tuple[str, ...]:
@@ -250,10 +216,6 @@ def focus_name(fight: Fight) -> str | None:
     if phase == "act":
         return fight.actor
     return None
-
-
-def secret(c: Combatant, for_players: bool) -> bool:
-    return for_players and c.private and not c.is_pc
 
 
 def signed(value: int) -> str:
@@ -508,31 +470,31 @@ GAP = 2
 NAME_MIN = 5
 
 
-def _width(spans) -> int:
-    return sum(cells(span.text) for span in spans)
+def _fit_spans(spans: list[Span], width: int) -> tuple[Span, ...]:
+    return fit_spans(spans, width, Span)
 
 
-def _fit_spans(spans: list[Span], width: int) -> list[Span]:
-    if _width(spans) <= width:
-        pad = width - _width(spans)
-        return spans + ([Span(" " * pad)] if pad else [])
-    out: list[Span] = []
-    room = width
-    for span in spans:
-        size = cells(span.text)
-        if size < room:
-            out.append(span)
-            room -= size
-            continue
-        out.append(Span(fit(span.text, room), span.role))
-        room = 0
-        break
-    if room:
-        out.append(Span(" " * room))
-    return out
+#: Rows already made, by the combatant's id and what of the fight a row shows (the
+#: phase, who acts or declares, the attack), with the combatant they were made from.
+_ROWS: dict[tuple, tuple[Combatant, dict]] = {}
 
 
 def _row_cells(fight: Fight, c: Combatant, for_players: bool, name_width: int | None) -> dict[str, list[Span]]:
+    """A row's cells (remembered: `_ROWS`)."""
+    narr = fight.narr
+    key = (id(c), fight.turn, fight.actor, None if narr is None else (narr.phase, narr.declarer, narr.attack),
+           for_players, name_width)
+    known = _ROWS.get(key)
+    if known is not None and known[0] is c:
+        return known[1]
+    if len(_ROWS) > 8192:
+        _ROWS.clear()
+    made = _make_row(fight, c, for_players, name_width)
+    _ROWS[key] = (c, made)
+    return made
+
+
+def _make_row(fight: Fight, c: Combatant, for_players: bool, name_width: int | None) -> dict[str, list[Span]]:
     s = sheet_of(c)
     hide = secret(c, for_players)
     phase = phase_of(fight)
@@ -557,14 +519,22 @@ def _row_cells(fight: Fight, c: Combatant, for_players: bool, name_width: int | 
 
 
 def build_list(fight: Fight, selected: str | None = None, *, for_players: bool = False,
-               width: int | None = None, attack_line: bool = True) -> NarrList:
+               width: int | None = None, attack_line: bool = True) -> RowList:
     """The list of `fight`, `selected` highlighted, fitted to `width` cells; the
     attack being resolved under it (`attack_line`: the DJ's screen has the
     dice-pool panel for it)."""
+    rows = laid_out(("narrador", for_players, width, attack_line), fight,
+                    lambda: _lay_out(fight, for_players, width, attack_line))
+    return selected_in(rows, None if for_players else selected)
+
+
+def _lay_out(fight: Fight, for_players: bool, width: int | None, attack_line: bool) -> RowList:
+    """`build_list` with nobody selected."""
+    selected = None
     combatants = ordered(fight, for_players=for_players)
     if not combatants:
         hint = "Sin combatientes: «:alta NOMBRE des=N ast=N …» añade uno"
-        return NarrList((Line((Span(hint, Role.MUTED),), Kind.EMPTY),))
+        return RowList((Line((Span(hint, Role.MUTED),), Kind.EMPTY),))
     name_cap: int | None = None
     gap = GAP
     keys = [key for key, _ in COLUMNS]
@@ -576,7 +546,7 @@ def build_list(fight: Fight, selected: str | None = None, *, for_players: bool =
     rows = table()
 
     def widths() -> dict[str, int]:
-        return {key: max([cells(title), *(_width(row[key]) for row in rows)]) for key, title in COLUMNS}
+        return {key: max([cells(title), *(width_of(row[key]) for row in rows)]) for key, title in COLUMNS}
 
     def total(w) -> int:
         used = [w[k] for k in keys if k in shown]
@@ -599,7 +569,7 @@ def build_list(fight: Fight, selected: str | None = None, *, for_players: bool =
         if total(w) > width:
             name_cap = max(NAME_MIN, w["name"] - (total(w) - width))
             rows = table()
-            w["name"] = max([cells("Nombre"), *(_width(row["name"]) for row in rows)])
+            w["name"] = max([cells("Nombre"), *(width_of(row["name"]) for row in rows)])
         if total(w) > width:
             w["declared"] = max(9, w["declared"] - (total(w) - width))
     columns = tuple(k for k in keys if k in shown)
@@ -630,7 +600,7 @@ def build_list(fight: Fight, selected: str | None = None, *, for_players: bool =
             pieces = [text] if width is None or cells(text) <= width else textwrap.wrap(
                 text, max(width, 10), break_on_hyphens=False, subsequent_indent="  ")
             lines += [Line((Span(piece, Role.ATTACK),), Kind.ATTACK) for piece in pieces]
-    return NarrList(tuple(lines), tuple(c.name for c in combatants), columns)
+    return RowList(tuple(lines), tuple(c.name for c in combatants), columns)
 
 
 def attack_spans(fight: Fight, attack: PendingAttack, for_players: bool) -> list[Span]:
@@ -639,7 +609,7 @@ def attack_spans(fight: Fight, attack: PendingAttack, for_players: bool) -> list
     if attack.defended is not None:
         text += f", defensa {attack.defended}"
     if not for_players:
-        text += f" · g defender · b abortar · x daño"
+        text += " · g defender · b abortar · x daño"
     return [Span(text, Role.ATTACK)]
 
 

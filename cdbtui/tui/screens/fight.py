@@ -17,10 +17,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.suggester import Suggester
-from textual.widgets import Input, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Input, Static
 
 from ...engine import options as engine_options
 from ...engine.commands import quote
@@ -29,13 +28,15 @@ from ...engine.errors import Refusal
 from ...engine.model import ACTIVE, Fight
 from ...engine.options import YES, Options, Verdict
 from ...engine.queries import is_incapacitated
-from ...keys import SCOPE_ORDER, Entry, Key, Scope, When, all_keys, footer_keys
+from ...keys import Entry, Key, Scope, When, all_keys, footer_keys
 from ...printable import literal
 from ...roster import member_from_combatant, party_lines, put_member, roster_path
 from ...store import SaveError
 from ...view import cslist, selection_order, status_line
 from ...view.finder import matches, step as advance_in
+from ...view.rows import ActionChoice
 from ..text import plain, tell
+from .listfight import ChoicePicker, ListFightScreen, common_entries, key_bindings
 from .prompt import CommandLine, listed, typeable
 from ..widgets.cslist import CsListView
 from ..widgets.fightlog import FightLog
@@ -519,30 +520,9 @@ CS_KEYS: tuple[Entry, ...] = (
         Key("i", "cs_line('initiative')", "cs-initiative", "iniciativa", None, When.FIGHT),
         Key("n", "cs_line('add')", "cs-add", "alta", None, When.FIGHT),
     )),
-    Entry("u / ctrl+z, ctrl+y", "deshacer, rehacer", (
-        Key("u,ctrl+z", "undo", "cs-undo", "deshacer", "u", When.FIGHT, Scope.HISTORY),
-        Key("ctrl+y", "redo", "cs-redo", "rehacer", None, When.FIGHT, Scope.HISTORY),
-    )),
-    Entry("← → ↑ ↓ / h l k j", "mover la selección por la lista", (
-        Key("left,h,up,k", "move(-1)", "cs-move-up", "anterior", None, When.FIGHT, priority=True),
-        Key("right,l,down,j", "move(1)", "cs-move-down", "siguiente", None, When.FIGHT,
-            priority=True),
-    )),
-    Entry(":", "línea de órdenes (todas las órdenes de C-System)", (
-        Key("colon", "command_line", "cs-command-line", "orden", ":", When.FIGHT),
-    )),
-    Entry("?", "esta ayuda: teclas, marcas, órdenes y decisiones de reglas", (
-        Key("question_mark", "help", "cs-help", "ayuda", "?", When.ALWAYS),
-    )),
-    Entry("L", "mostrar u ocultar la leyenda", (
-        Key("L", "legend", "cs-legend", "leyenda", None, When.ALWAYS),
-    )),
-    Entry("q / ctrl+q", "volver a la lista de combates / salir; todo queda guardado", (
-        Key("q", "leave", "cs-leave", "cerrar", None, When.ALWAYS),
-    )),
+    *common_entries("cs", "de C-System"),
 )
 _CS_ALL = tuple(key for entry in CS_KEYS for key in entry.bindings)
-_CS_BY_KEY = {name: key for key in _CS_ALL for name in key.keys.split(",")}
 #: What the prefilled lines of `cs_line` start with ({actor}, {name}: quoted names).
 _CS_LINES = {
     "complex": "{actor} compleja ",
@@ -557,10 +537,6 @@ _CS_LINES = {
 _ANSWERS = {"dolor": "dolor {name} ", "refleja": "refleja {name} ", "critica": "critica {name} ",
             "aplomo": "estado {name} +inconsciente"}
 NO_GO = "Nadie está actuando: «empezar» (o espacio) abre el primer turno propio"
-
-
-def cs_legend_markup() -> str:
-    return legend_markup(cslist.LEGEND_SHORT)
 
 
 class CsSuggester(Suggester):
@@ -606,168 +582,30 @@ class CsCommandLine(CommandLine):
             self._hint(box.value, tabbed=True)
 
 
-class CsPicker(ModalScreen[tuple[str, bool] | None]):
-    """A list to choose from (the actor's allowed actions, or an attack's target);
-    dismisses with (line, complete) or None."""
-
-    BINDINGS = [Binding("escape", "cancel", "cancelar", key_display="esc")]
-
-    def __init__(self, title: str, choices: tuple[cslist.ActionChoice, ...]) -> None:
-        super().__init__()
-        self.title_text = title
-        self.choices = choices
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="picker", classes="dialog"):
-            yield Static(plain(self.title_text), id="picker-title")
-            yield OptionList(*(Option(Content(c.label)) for c in self.choices), id="picker-list")
-            yield Static("⏎ elegir · ↑↓ moverse · Esc cancelar", classes="hint")
-        yield KeyBar()
-
-    def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        choice = self.choices[event.option_index]
-        self.dismiss((choice.line, choice.complete))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+#: The picker under the name C-System's screen first gave it.
+CsPicker = ChoicePicker
 
 
-class CsFightScreen(Screen):
+class CsFightScreen(ListFightScreen):
     """The C-System fight: the order of initiative as a list (`CsListView`), the same
     side panel, log and footer, and C-System's keys (`CS_KEYS`).  Every key builds a
     command line for `app.run_line` (or opens it on the `:` line to finish).  Not a
     `FightScreen`: Textual would run that screen's handlers (mount, keys) too."""
 
-    BINDINGS = [
-        Binding(key.keys, key.action, key.label, show=key.shown is not None,
-                key_display=key.shown, id=key.id, priority=key.priority)
-        for key in sorted(_CS_ALL, key=lambda key: SCOPE_ORDER.index(key.scope))
-    ]
-    _ready = False
-    _header: str | None = None
-    _binding_signature: tuple = ()
-    _verdicts: tuple[Fight | None, str | None, dict] = (None, None, {})
-    _legend_shown: bool | None = None
+    KEYS = _CS_ALL
+    BINDINGS = key_bindings(_CS_ALL)
+    LIST = CsListView
+    LEGEND = cslist.LEGEND_SHORT
 
-    def on_resize(self) -> None:
-        if self._ready:
-            self._fold_legend()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return bool(self.applies(action, parameters))
-
-    def applies(self, action: str, parameters: tuple[object, ...] = ()) -> Verdict:
-        """Whether a key applies now (asked once per state and selection)."""
-        fight = getattr(self.app, "fight", None)
-        selected = self.app.selected
-        known_fight, known_selected, memo = self._verdicts
-        if known_fight is not fight or known_selected != selected:
-            memo = {}
-            self._verdicts = (fight, selected, memo)
-        key = (action, parameters)
-        verdict = memo.get(key)
-        if verdict is None:
-            verdict = memo[key] = self._applies(action, parameters)
-        return verdict
-
-    def action_move(self, step: int) -> None:
-        self.app.move_selection(step)
-
-    def action_legend(self) -> None:
-        self._legend_shown = self.query_one("#legend").has_class("-folded")
-        self._fold_legend()
-
-    def action_leave(self) -> None:
-        self.app.leave_fight()
-
-    def action_undo(self) -> None:
-        self.app.run_line("deshacer")
-
-    def action_redo(self) -> None:
-        self.app.run_line("rehacer")
-
-    def action_command_line(self) -> None:
-        self.app.open_command_line("")
-
-    def action_help(self) -> None:
-        self.app.open_help()
-
-    def compose(self) -> ComposeResult:
-        yield Static("", id="fight-header")
-        with Horizontal(id="main"):
-            yield CsListView(id="sheet")
-            with Vertical(id="side"):
-                yield SidePanel(id="panel")
-                yield Static(cs_legend_markup(), id="legend")
-        yield FightLog(id="log")
-        yield Static("", id="finder")
-        yield KeyBar()
-
-    def on_mount(self) -> None:
-        self.query_one("#sheet").border_title = "Orden"
-        self.query_one("#log").border_title = "Registro"
-        self.query_one("#finder").display = False
-        self.query_one(CsListView).focus()
-        self._fold_legend()
-        self._ready = True
-        self.show(getattr(self.app, "fight", None), self.app.selected)
-
-    def _fold_legend(self) -> None:
-        shown = self._legend_shown
-        if shown is None:
-            shown = self.app.size.height >= LEGEND_ROWS
-        legend = self.query_one("#legend", Static)
-        if legend.has_class("-folded") == shown:
-            legend.set_class(not shown, "-folded")
-            legend.update(cs_legend_markup() if shown else "[b]Leyenda[/b] [$text-muted](L)[/]")
-
-    # ------------------------------------------------------------ state in
-
-    def show(self, fight: Fight | None, selected: str | None) -> None:
-        if not self._ready:
-            return
-        header = cslist.cs_header(fight) if fight is not None else "Sin combate abierto"
-        if header != self._header:
-            self._header = header
-            self.query_one("#fight-header", Static).update(plain(header), layout=False)
-        self.query_one(CsListView).show(fight, selected)
-        self.query_one(SidePanel).show(fight, selected)
-        self.query_one(FightLog).show(fight.log if fight is not None else ())
-        self._refresh_bindings_if_changed()
-
-    def show_selection(self, fight: Fight | None, selected: str | None) -> None:
-        if not self._ready:
-            return
-        self.query_one(CsListView).select(selected)
-        self.query_one(SidePanel).show(fight, selected)
-        self._refresh_bindings_if_changed()
-
-    def _refresh_bindings_if_changed(self) -> None:
-        signature = tuple(bool(self.applies(key.action_name, parse_action(key.action)[2]))
-                          for key in _CS_ALL if key.shown is not None)
-        if signature != self._binding_signature:
-            self._binding_signature = signature
-            self.refresh_bindings()
-
-    def on_cs_list_view_clicked(self, message: CsListView.Clicked) -> None:
-        self.app.select(message.name)
-
-    # ------------------------------------------------------------ which keys apply
+    def header(self, fight: Fight) -> str:
+        return cslist.cs_header(fight)
 
     def _actor(self, fight: Fight):
         return fight.find(fight.actor) if fight.started and fight.actor else None
 
-    def _applies(self, action: str, parameters: tuple[object, ...]) -> Verdict:
+    def _applies_to(self, fight: Fight, action: str, parameters: tuple[object, ...]) -> Verdict:
         """Whether a key applies now, and why not, from the engine's own budget
         (`csystem.budget`); the command itself is the engine's to accept or refuse."""
-        fight: Fight | None = getattr(self.app, "fight", None)
-        if action in ("help", "legend", "leave"):
-            return YES
-        if fight is None:
-            return Verdict(False, NO_FIGHT)
         kind = str(parameters[0]) if parameters else ""
         if action in ("undo", "redo", "command_line", "move") or kind in ("add",):
             return YES
@@ -802,28 +640,16 @@ class CsFightScreen(Screen):
             return Verdict(False, f"{actor.name} ya ha actuado este turno: no puede retrasarse")
         return YES
 
-    def on_key(self, event: events.Key) -> None:
-        """A key of the table that does not apply now says why."""
-        key = _CS_BY_KEY.get(event.key)
-        if key is None:
-            return
-        verdict = self.applies(key.action_name, parse_action(key.action)[2])
-        if not verdict:
-            event.stop()
-            event.prevent_default()
-            tell(self.app, verdict.why, severity="warning")
-
     # ------------------------------------------------------------ actions: keys → lines
 
     def _line(self, template: str) -> str | None:
         fight = self.app.fight
         actor = self._actor(fight) if fight is not None else None
-        selected = self.app.selected
         if "{actor}" in template and actor is None:
             self.app.notify(NO_GO, severity="warning")
             return None
-        if "{name}" in template and not selected:
-            self.app.notify(NOBODY, severity="warning")
+        selected = self.app.selected
+        if "{name}" in template and not self._selected():
             return None
         return template.format(actor=quote(actor.name) if actor else "",
                                name=quote(selected) if selected else "")
@@ -851,15 +677,6 @@ class CsFightScreen(Screen):
         template = _ANSWERS.get(prompt.roll, "{name} ")
         self.app.open_command_line(template.format(name=quote(who.name)))
 
-    def _then(self, answer: tuple[str, bool] | None) -> None:
-        if not answer:
-            return
-        line, complete = answer
-        if complete:
-            self.app.run_line(line)
-        else:
-            self.app.open_command_line(line)
-
     def action_cs_pick(self) -> None:
         fight = self.app.fight
         actor = self._actor(fight) if fight is not None else None
@@ -867,8 +684,7 @@ class CsFightScreen(Screen):
             return
         sheet = cslist.sheet_of(actor)
         left = cs_budget.left_text(cs_budget.left(sheet))
-        self.app.push_screen(CsPicker(f"{actor.name}: le queda {left}",
-                                      cslist.action_choices(fight, actor.name)), self._then)
+        self._pick(f"{actor.name}: le queda {left}", cslist.action_choices(fight, actor.name))
 
     def action_cs_attack(self) -> None:
         """The target step: the others in the order, then «ACTOR ataca TARGET tirada=»."""
@@ -877,25 +693,14 @@ class CsFightScreen(Screen):
         if actor is None:
             return
         who = quote(actor.name)
-        targets = tuple(cslist.ActionChoice(name, f"{who} ataca {quote(name)} tirada=", False)
+        targets = tuple(ActionChoice(name, f"{who} ataca {quote(name)} tirada=", False)
                         for name in cslist.cs_selection_order(fight) if name != actor.name)
-        self.app.push_screen(CsPicker(f"{actor.name} ataca a…", targets), self._then)
+        self._pick(f"{actor.name} ataca a…", targets)
 
     def action_cs_new_turn(self) -> None:
-        from .confirm import Confirm
-
         fight = self.app.fight
         if fight is None:
             return
-        waiting = [c.name for c in cslist.ordered(fight)
-                   if c.name in cslist.order_of(fight) and not cslist.sheet_of(c).acted]
-
-        def answer(yes: bool | None) -> None:
-            if yes:
-                self.app.run_line("turno")
-
-        if not waiting:
-            self.app.run_line("turno")
-            return
-        self.app.push_screen(Confirm("Sin actuar aún: " + ", ".join(waiting) + ".",
-                                     "¿Terminar el turno? Pierden su turno propio."), answer)
+        self._end_turn([c.name for c in cslist.ordered(fight)
+                        if c.name in cslist.order_of(fight) and not cslist.sheet_of(c).acted],
+                       "Pierden su turno propio.")

@@ -9,32 +9,23 @@ attack being resolved), the command itself is the engine's to accept or refuse.
 
 from __future__ import annotations
 
-from textual import events
-from textual.actions import parse as parse_action
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
-from textual.widgets import Static
+from textual.containers import Vertical
 
 from ...engine.commands import quote
 from ...engine.model import Fight
 from ...engine.narrador.tables import find_maneuver
 from ...engine.options import YES, Verdict
-from ...keys import SCOPE_ORDER, Entry, Key, Scope, When
-from ...view import cslist, narrlist
-from ..text import plain, tell
-from ..widgets.fightlog import FightLog
-from ..widgets.keybar import KeyBar
+from ...keys import Entry, Key, Scope, When
+from ...view import narrlist
+from ...view.rows import ActionChoice
 from ..widgets.narrlist import NarrListView
-from ..widgets.panel import DicePanel, SidePanel, legend_markup
+from ..widgets.panel import DicePanel
+from .listfight import NO_FIGHT, NOBODY, ListFightScreen, common_entries, key_bindings
 
-NO_FIGHT = "No hay ningún combate abierto"
-NOBODY = "Nadie seleccionado: usa ←/→ para elegir"
 NO_ATTACK = "Nadie está atacando ahora: «a» hace actuar a quien le toca"
 NO_ACTOR = "Nadie está actuando: es la fase de {phase}"
 PHASES = {"initiative": "iniciativa", "declare": "declaración", "act": "acción", "over": "fin"}
-LEGEND_ROWS = 40
 
 #: The storyteller keys (one table: the screen's bindings and the help's lines).
 NARR_KEYS: tuple[Entry, ...] = (
@@ -72,33 +63,9 @@ NARR_KEYS: tuple[Entry, ...] = (
     Entry("t", "terminar el turno ya (pregunta si alguien no ha actuado; lo pendiente se pierde)", (
         Key("t", "narr('new_turn')", "narr-new-turn", "turno", "t", When.FIGHT, Scope.COUNTDOWN),
     )),
-    Entry("u / ctrl+z, ctrl+y", "deshacer, rehacer", (
-        Key("u,ctrl+z", "undo", "narr-undo", "deshacer", "u", When.FIGHT, Scope.HISTORY),
-        Key("ctrl+y", "redo", "narr-redo", "rehacer", None, When.FIGHT, Scope.HISTORY),
-    )),
-    Entry("← → ↑ ↓ / h l k j", "mover la selección por la lista", (
-        Key("left,h,up,k", "move(-1)", "narr-move-up", "anterior", None, When.FIGHT, priority=True),
-        Key("right,l,down,j", "move(1)", "narr-move-down", "siguiente", None, When.FIGHT, priority=True),
-    )),
-    Entry(":", "línea de órdenes (todas las órdenes del sistema narrativo)", (
-        Key("colon", "command_line", "narr-command-line", "orden", ":", When.FIGHT),
-    )),
-    Entry("?", "esta ayuda: teclas, marcas, órdenes y decisiones de reglas", (
-        Key("question_mark", "help", "narr-help", "ayuda", "?", When.ALWAYS),
-    )),
-    Entry("L", "mostrar u ocultar la leyenda", (
-        Key("L", "legend", "narr-legend", "leyenda", None, When.ALWAYS),
-    )),
-    Entry("q / ctrl+q", "volver a la lista de combates / salir; todo queda guardado", (
-        Key("q", "leave", "narr-leave", "cerrar", None, When.ALWAYS),
-    )),
+    *common_entries("narr", "del sistema narrativo"),
 )
 _NARR_ALL = tuple(key for entry in NARR_KEYS for key in entry.bindings)
-_NARR_BY_KEY = {name: key for key in _NARR_ALL for name in key.keys.split(",")}
-
-
-def narr_legend_markup() -> str:
-    return legend_markup(narrlist.LEGEND_SHORT)
 
 
 def waiting(fight: Fight) -> list[str]:
@@ -107,111 +74,33 @@ def waiting(fight: Fight) -> list[str]:
             and narrlist.sheet_of(c).status in ("to_declare", "declared", "delaying")]
 
 
-class NarrFightScreen(Screen):
-    """The storyteller fight (SYSTEMS.md §3.1)."""
+class NarrFightScreen(ListFightScreen):
+    """The storyteller fight (SYSTEMS.md §3.1): the list, with the dice-pool panel under it."""
 
-    BINDINGS = [
-        Binding(key.keys, key.action, key.label, show=key.shown is not None,
-                key_display=key.shown, id=key.id, priority=key.priority)
-        for key in sorted(_NARR_ALL, key=lambda key: SCOPE_ORDER.index(key.scope))
-    ]
-    _ready = False
-    _header: str | None = None
-    _binding_signature: tuple = ()
-    _verdicts: tuple[Fight | None, str | None, dict] = (None, None, {})
-    _legend_shown: bool | None = None
+    KEYS = _NARR_ALL
+    BINDINGS = key_bindings(_NARR_ALL)
+    LIST = NarrListView
+    LIST_TITLE = "Iniciativa"
+    LEGEND = narrlist.LEGEND_SHORT
 
-    def compose(self) -> ComposeResult:
-        yield Static("", id="fight-header")
-        with Horizontal(id="main"):
-            with Vertical(id="narr-left"):
-                yield NarrListView(id="sheet")
-                yield DicePanel(id="dice")
-            with Vertical(id="side"):
-                yield SidePanel(id="panel")
-                yield Static(narr_legend_markup(), id="legend")
-        yield FightLog(id="log")
-        yield Static("", id="finder")
-        yield KeyBar()
+    def header(self, fight: Fight) -> str:
+        return narrlist.narr_header(fight)
 
-    def on_mount(self) -> None:
-        self.query_one("#sheet").border_title = "Iniciativa"
-        self.query_one("#log").border_title = "Registro"
-        self.query_one("#finder").display = False
+    def _compose_list(self) -> ComposeResult:
+        with Vertical(id="narr-left"):
+            yield NarrListView(id="sheet")
+            yield DicePanel(id="dice")
+
+    def _mounted(self) -> None:
         self.query_one("#dice").display = False
-        self.query_one(NarrListView).focus()
-        self._fold_legend()
-        self._ready = True
-        self.show(getattr(self.app, "fight", None), self.app.selected)
 
-    def on_resize(self) -> None:
-        if self._ready:
-            self._fold_legend()
-
-    def _fold_legend(self) -> None:
-        shown = self._legend_shown
-        if shown is None:
-            shown = self.app.size.height >= LEGEND_ROWS
-        legend = self.query_one("#legend", Static)
-        if legend.has_class("-folded") == shown:
-            legend.set_class(not shown, "-folded")
-            legend.update(narr_legend_markup() if shown else "[b]Leyenda[/b] [$text-muted](L)[/]")
-
-    # ------------------------------------------------------------ state in
-
-    def show(self, fight: Fight | None, selected: str | None) -> None:
-        if not self._ready:
-            return
-        header = narrlist.narr_header(fight) if fight is not None else "Sin combate abierto"
-        if header != self._header:
-            self._header = header
-            self.query_one("#fight-header", Static).update(plain(header), layout=False)
-        self.query_one(NarrListView).show(fight, selected)
-        self.query_one("#panel", SidePanel).show(fight, selected)
+    def _show_more(self, fight: Fight | None) -> None:
         self.query_one("#dice", DicePanel).show(fight)
-        self.query_one(FightLog).show(fight.log if fight is not None else ())
-        self._refresh_bindings_if_changed()
-
-    def show_selection(self, fight: Fight | None, selected: str | None) -> None:
-        if not self._ready:
-            return
-        self.query_one(NarrListView).select(selected)
-        self.query_one("#panel", SidePanel).show(fight, selected)
-        self._refresh_bindings_if_changed()
-
-    def _refresh_bindings_if_changed(self) -> None:
-        signature = tuple(bool(self.applies(key.action_name, parse_action(key.action)[2]))
-                          for key in _NARR_ALL if key.shown is not None)
-        if signature != self._binding_signature:
-            self._binding_signature = signature
-            self.refresh_bindings()
-
-    def on_narr_list_view_clicked(self, message: NarrListView.Clicked) -> None:
-        self.app.select(message.name)
 
     # ------------------------------------------------------------ which keys apply
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return bool(self.applies(action, parameters))
-
-    def applies(self, action: str, parameters: tuple[object, ...] = ()) -> Verdict:
-        fight = getattr(self.app, "fight", None)
-        selected = self.app.selected
-        known_fight, known_selected, memo = self._verdicts
-        if known_fight is not fight or known_selected != selected:
-            memo = {}
-            self._verdicts = (fight, selected, memo)
-        key = (action, parameters)
-        verdict = memo.get(key)
-        if verdict is None:
-            verdict = memo[key] = self._applies(action, parameters)
-        return verdict
-
-    def _applies(self, action: str, parameters: tuple[object, ...]) -> Verdict:
-        fight: Fight | None = getattr(self.app, "fight", None)
-        if action in ("help", "legend", "leave"):
-            return YES
-        if fight is None or not narrlist.is_narrador(fight):
+    def _applies_to(self, fight: Fight, action: str, parameters: tuple[object, ...]) -> Verdict:
+        if not narrlist.is_narrador(fight):
             return Verdict(False, NO_FIGHT)
         if action != "narr":
             return YES
@@ -247,51 +136,13 @@ class NarrFightScreen(Screen):
             return YES
         return YES
 
-    def on_key(self, event: events.Key) -> None:
-        key = _NARR_BY_KEY.get(event.key)
-        if key is None:
-            return
-        verdict = self.applies(key.action_name, parse_action(key.action)[2])
-        if not verdict:
-            event.stop()
-            event.prevent_default()
-            tell(self.app, verdict.why, severity="warning")
-
     # ------------------------------------------------------------ actions: keys → lines
-
-    def action_move(self, step: int) -> None:
-        self.app.move_selection(step)
-
-    def action_legend(self) -> None:
-        self._legend_shown = self.query_one("#legend").has_class("-folded")
-        self._fold_legend()
-
-    def action_leave(self) -> None:
-        self.app.leave_fight()
-
-    def action_undo(self) -> None:
-        self.app.run_line("deshacer")
-
-    def action_redo(self) -> None:
-        self.app.run_line("rehacer")
-
-    def action_command_line(self) -> None:
-        self.app.open_command_line("")
-
-    def action_help(self) -> None:
-        self.app.open_help()
 
     def action_narr(self, kind: str) -> None:
         fight = self.app.fight
         if fight is None:
             return
         getattr(self, f"_{kind}")(fight)
-
-    def _selected(self) -> str | None:
-        name = self.app.selected
-        if not name:
-            self.app.notify(NOBODY, severity="warning")
-        return name
 
     def _declare(self, fight: Fight) -> None:
         who = narrlist.declarer_of(fight) or self._selected()
@@ -318,21 +169,9 @@ class NarrFightScreen(Screen):
         others = [n for n in names if n != actor.name and not narrlist.sheet_of(fight.find(n)).out]
         # The other side first: the likelier targets.
         others.sort(key=lambda n: fight.find(n).is_pc == actor.is_pc)
-        targets = tuple(cslist.ActionChoice(name, f"{who} actua a {quote(name)} exitos=", False)
+        targets = tuple(ActionChoice(name, f"{who} actua a {quote(name)} exitos=", False)
                         for name in others)
-        from .fight import CsPicker
-
-        title = f"{actor.name}: {m.name} a…"
-        self.app.push_screen(CsPicker(title, targets), self._then)
-
-    def _then(self, answer: tuple[str, bool] | None) -> None:
-        if not answer:
-            return
-        line, complete = answer
-        if complete:
-            self.app.run_line(line)
-        else:
-            self.app.open_command_line(line)
+        self._pick(f"{actor.name}: {m.name} a…", targets)
 
     def _target(self, fight: Fight) -> str | None:
         attack = narrlist.attack_of(fight)
@@ -378,16 +217,4 @@ class NarrFightScreen(Screen):
         self.app.run_line("siguiente")
 
     def _new_turn(self, fight: Fight) -> None:
-        from .confirm import Confirm
-
-        left = waiting(fight)
-        if not left:
-            self.app.run_line("turno")
-            return
-
-        def answer(yes: bool | None) -> None:
-            if yes:
-                self.app.run_line("turno")
-
-        self.app.push_screen(Confirm("Sin actuar aún: " + ", ".join(left) + ".",
-                                     "¿Terminar el turno? Pierden lo que les quedaba."), answer)
+        self._end_turn(waiting(fight), "Pierden lo que les quedaba.")
