@@ -21,6 +21,7 @@ from textual.screen import Screen
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
+from ...engine.csystem.health import BLOCKING as BLOCKING_ROLLS
 from ...engine import options as engine_options
 from ...engine.commands import quote
 from ...engine.csystem import budget as cs_budget
@@ -673,7 +674,9 @@ class CsFightScreen(ListFightScreen):
         who = fight.find(name) if fight is not None and name else None
         if who is None or not cslist.sheet_of(who).pending:
             return
-        prompt = cslist.sheet_of(who).pending[0]
+        pending = cslist.sheet_of(who).pending
+        # The roll its go waits for first (pain, CON ND 20), then the reminders.
+        prompt = next((p for p in pending if p.roll in BLOCKING_ROLLS), pending[0])
         template = _ANSWERS.get(prompt.roll, "{name} ")
         self.app.open_command_line(template.format(name=quote(who.name)))
 
