@@ -63,8 +63,6 @@ from attrs import define, evolve, field
 
 from .codec import DecodeError, from_data, to_data
 from .engine.catalog import SYSTEMS, TALENT_ES, catalog_for
-from .engine.csystem.rules import consistency as cs_consistency
-from .engine.narrador.rules import consistency as narr_consistency
 from .engine.limits import MOMENT, name_problem
 from .engine.errors import Refusal
 from .engine.tomlerrors import toml_error as _toml_error
@@ -596,7 +594,11 @@ def _decode_fight(table: Any, header: str, structured: bool = True) -> Fight:
 
 def _checked_system(fight: Fight, header: str) -> Fight:
     """A C-System or storyteller fight opens only if it is one (their `consistency`)."""
-    problem = (cs_consistency if fight.rules == "csystem" else narr_consistency)(fight)
+    if fight.rules == "csystem":
+        from .engine.csystem.rules import consistency
+    else:
+        from .engine.narrador.rules import consistency
+    problem = consistency(fight)
     if problem is not None:
         raise SaveError(f"[{header}]: {problem}")
     return fight

@@ -30,9 +30,6 @@ from . import conditions, extras, maneuvers, mounts, optional, setting_up, turn
 from .catalog import RULES_ES, catalog
 from .conditions import COVER_NOTE
 from .countdown import open_window, settle, window_base
-from .csystem.model import CsPart
-from .csystem.rules import apply as csystem_apply
-from .narrador.rules import apply as narrador_apply, new_fight as narrador_new_fight
 from .errors import Refusal
 from .limits import check_state
 from .maneuvers import MOUNTED_CHARGE, RANGED_GROUP
@@ -99,9 +96,11 @@ def apply(fight: Fight, command: cmd.Command) -> Fight:
     itself here (`settle`), once.  The reaction window (RULES.md §3) is kept here too:
     a command that answers the last action is applied to the state just before that
     action's advance (`window_base`), and the advance is made again from there."""
-    if fight.rules == "csystem":
+    if fight.rules == "csystem":  # the other rulesets, imported when a fight uses them
+        from .csystem.rules import apply as csystem_apply
         return csystem_apply(fight, command)
     if fight.rules == "narrador":
+        from .narrador.rules import apply as narrador_apply
         return narrador_apply(fight, command)
     handler = _HANDLERS.get(type(command))
     if handler is None:
@@ -125,9 +124,11 @@ def apply(fight: Fight, command: cmd.Command) -> Fight:
 def new_fight(name: str = "Combate", rules: str = "cdb", seed: int = 0) -> Fight:
     """An empty fight; `rules` must name a known ruleset."""
     if rules == "csystem":
+        from .csystem.model import CsPart
         return Fight(name=name, rules=rules, seed=seed, cs=CsPart()).note(
             f"Combate «{name}» ({RULES_ES[rules]})", kind=LogKind.SETUP)
     if rules == "narrador":
+        from .narrador.rules import new_fight as narrador_new_fight
         return narrador_new_fight(name, seed)
     catalog(rules)
     return Fight(name=name, rules=rules, seed=seed).note(

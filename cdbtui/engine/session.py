@@ -32,8 +32,6 @@ from typing import Any
 from attrs import define, frozen
 
 from . import commands as cmd
-from .csystem import commands as cs
-from .narrador import commands as nc
 from .errors import Refusal
 from .model import Fight, Log, evolve
 from .parser import parse
@@ -41,8 +39,17 @@ from .rules import apply, new_fight
 
 
 #: Commands whose warnings are the DJ's choice to confirm (not consequences like damage):
-#: CdB's maneuvers, interrupts and declines; C-System's actions (SYSTEMS.md §2.3 "Warnings").
-CAUTIOUS = (cmd.Perform, cmd.Trigger, cmd.Done, cs.Act, nc.Declare, nc.Act, nc.Defend, nc.Abort)
+#: CdB's maneuvers, interrupts and declines; the other rulesets' actions, declarations
+#: and defenses (SYSTEMS.md §2.3, §3.3 "Warnings"), by class name (`cautious`).
+CAUTIOUS = (cmd.Perform, cmd.Trigger, cmd.Done)
+_CAUTIOUS_ELSEWHERE = {"cdbtui.engine.csystem.commands": ("Act",),
+                       "cdbtui.engine.narrador.commands": ("Declare", "Act", "Defend", "Abort")}
+
+
+def cautious(command: object) -> bool:
+    """Whether `command`'s warnings are the DJ's to confirm (see `CAUTIOUS`)."""
+    kind = type(command)
+    return isinstance(command, CAUTIOUS) or kind.__name__ in _CAUTIOUS_ELSEWHERE.get(kind.__module__, ())
 
 
 #: What a command did to the history, as the save's journal records it.
@@ -562,7 +569,7 @@ class Session:
         """
         try:
             command = parse(line, self.fight)
-            if not isinstance(command, CAUTIOUS):
+            if not cautious(command):
                 return []
             after = self._applied(command)
         except Refusal:
