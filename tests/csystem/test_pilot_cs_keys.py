@@ -74,66 +74,6 @@ async def test_the_c_system_screen_shows_the_list_and_the_header(cs_app):
         assert app.selected == "Centella"
 
 
-async def test_the_worked_example_first_rows_from_the_keyboard(cs_app):
-    """Rows 2–8 of CSYSTEM.md §12: Apuntar from the picker, the attack's target step,
-    a condition with «e», Ruina's go with «v» and «m», Sicario's burst and cover."""
-    from cdbtui.tui.screens.prompt import CommandLine
-
-    app = cs_app()
-    async with app.run_test(size=(160, 50)) as pilot:
-        await pilot.pause()
-        # 2: Centella apuntar (m, the first choice is Apuntar: it runs at once)
-        await keys(pilot, "m")
-        await keys(pilot, "enter")
-        assert sheet(app, "Centella").aim == 2
-        assert sheet(app, "Centella").maneuvers == ("apuntar",)
-        # 3: a → the target step → «Centella ataca "Doctor Ruina" tirada=» on the : line
-        await keys(pilot, "a")
-        await keys(pilot, "enter")  # the first target in the order: Doctor Ruina
-        assert isinstance(app.screen, CommandLine)
-        await type_line(pilot, "31 dano=7")
-        assert sheet(app, "Doctor Ruina").vitality == 43
-        assert app.fight.actor == "Doctor Ruina"  # her go ended: nothing left
-        # 4: Ruina's ray at Centella, typed on the : line
-        await keys(pilot, "colon")
-        await type_line(pilot, "ruina ataca centella tirada=30 dano=9 tipo=energia")
-        assert sheet(app, "Centella").vitality == 24
-        # 4: «e» on the selected (Centella) → estado Centella +ensordecido
-        await keys(pilot, "right")  # select the next row
-        while app.selected != "Centella":
-            await keys(pilot, "down")
-        await keys(pilot, "e")
-        await type_line(pilot, "ensordecido")
-        assert sheet(app, "Centella").initiative == 17
-        assert app.fight.cs.order == ("Doctor Ruina", "Sicario 1", "Centella", "Titán")
-        assert "17 ↓5" in screen_text(app)
-        # 5: Ruina mover (v: «Doctor Ruina simple», finished on the line)
-        await keys(pilot, "v")
-        await type_line(pilot, "mover medio")
-        assert sheet(app, "Doctor Ruina").used == ("complex", "simple")
-        # 6: Ruina esquivar 5: m, filter to Esquivar/Bloquear is a plain choice
-        await keys(pilot, "colon")
-        await type_line(pilot, "ruina esquivar 5")
-        assert sheet(app, "Doctor Ruina").dodge == 5
-        assert app.fight.actor == "Sicario 1"
-        # 7: the burst, from the : line; 8: Cubrirse simple from the picker
-        await keys(pilot, "colon")
-        await type_line(pilot, "sicario rafaga-corta a titan tirada=20 dano=6+4")
-        assert sheet(app, "Titán").vitality == 20
-        await keys(pilot, "m")
-        screen = app.screen
-        labels = [c.label for c in screen.choices]
-        assert labels and all("■" not in label or "□" in label for label in labels), labels
-        index = next(i for i, c in enumerate(screen.choices) if c.line.endswith("cubrirse simple"))
-        for _ in range(index):
-            await pilot.press("down")
-        await keys(pilot, "enter")
-        assert any(c.id == "tumbado" for c in sheet(app, "Sicario 1").conditions)
-        assert app.fight.actor == "Titán"
-        text = screen_text(app)
-        assert "22 · 18" in text and "Titán (4.º de 4) · luego: fin del turno" in text
-
-
 async def test_keys_that_do_not_apply_say_why(cs_app):
     """Titán (NH 1) after Cargar: ■ is not left; «c» says so and runs nothing."""
     lines = ("centella apuntar", "centella ataca ruina tirada=31 dano=7",
@@ -212,38 +152,6 @@ TO_STEP_19 = (
     "ruina ataca titan tirada=22 dano=4 tipo=energia", "dolor titan 13", "ruina mover",
     'sicario simple "pide refuerzos por radio"',
 )
-
-
-async def test_lowering_one_place_and_the_rest_of_turn_2_from_the_keyboard(cs_app):
-    """Steps 19–24: «r» (retrasa tras Titán), Titán's cover from the picker, Centella's
-    Apuntar, the picker without Apuntar (no repeat), the attack that ends the turn."""
-    app = cs_app(TO_STEP_19)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause()
-        assert app.fight.actor == "Centella" and app.selected == "Centella"
-        await keys(pilot, "r")
-        await type_line(pilot, "titan")
-        assert app.fight.actor == "Titán"
-        assert app.fight.cs.order[-2:] == ("Titán", "Centella")
-        assert "14 ↓5 (tras Titán)" in screen_text(app)
-        await keys(pilot, "m")  # Malherido: only □ left, Cubrirse simple first of them
-        choices = [c.line for c in app.screen.choices]
-        assert all("compleja" not in line and "(■)" not in line for line in choices)
-        index = choices.index("Titán cubrirse simple")
-        for _ in range(index):
-            await pilot.press("down")
-        await keys(pilot, "enter")
-        assert app.fight.actor == "Centella"
-        await keys(pilot, "m", "enter")  # Apuntar
-        assert sheet(app, "Centella").aim == 2
-        await keys(pilot, "m")
-        assert not any(c.line.endswith("apuntar") for c in app.screen.choices)
-        await keys(pilot, "escape")
-        await keys(pilot, "a", "enter")  # the first target: Doctor Ruina
-        await type_line(pilot, "29 dano=8")
-        assert sheet(app, "Doctor Ruina").vitality == 38
-        assert app.fight.turn == 3 and app.fight.actor == "Doctor Ruina"
-        assert "Turno 3 · Actúa: Doctor Ruina (1.º de 4)" in screen_text(app)
 
 
 async def test_space_next_and_t_to_end_the_turn(cs_app):
