@@ -13,7 +13,7 @@ actions stay (only those done) and which log entries stay is decided in
 fight's name) goes through `literal`.
 
 The dice of a declared action are live (SYSTEMS.md §4 "Live pools"): computed here
-with the engine's `rules.dice`, never stored.
+with the engine's `pools.dice`, never stored.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from ..engine.narrador.model import (
     NWeapon,
     PendingAttack,
 )
-from ..engine.narrador.rules import dice, pool_of, slot_penalty
+from ..engine.narrador.pools import dice, pool_of, slot_penalty
 from ..engine.narrador.tables import find_maneuver, weapons
 from ..printable import literal
 from .sheet import cells, turns_left

@@ -30,7 +30,7 @@ from attrs import frozen
 
 from ..engine.model import Combatant, Fight
 from ..engine.narrador.model import LEVELS, Declared, NarrSheet, PendingAttack
-from ..engine.narrador.rules import dice, slot_penalty
+from ..engine.narrador.pools import dice, slot_penalty
 from ..engine.narrador.tables import find_maneuver
 from ..printable import literal
 from .panel import PanelRow, RowRole
