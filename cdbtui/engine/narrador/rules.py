@@ -1107,7 +1107,8 @@ def _ambush(fight: Fight, command: nc.Ambush) -> Fight:
 def _ammo(fight: Fight, command: nc.Ammo) -> Fight:
     name = get(fight, command.name).name
     s = sheet(get(fight, name))
-    weapon = s.weapon(command.weapon) or next((w for w in s.weapons if command.weapon in (w.name,)), None)
+    preset = weapons().get(command.weapon)  # the table's id (`rifle-de-asalto`) names it too
+    weapon = s.weapon(command.weapon) or (s.weapon(preset.name) if preset is not None else None)
     if weapon is None:
         raise Refusal(f"{name} no tiene el arma «{command.weapon}»")
     top = weapon.magazine + (1 if weapon.chamber else 0)
