@@ -341,8 +341,9 @@ def test_random_commands_never_show_players_the_hidden_sombra(steps):
         fight = session.fight
         for text in player_texts(fight):
             assert names_in(text, ["Sombra"]) == set(), (line, text)
-        maton = by_name(cs_players_json(fight), "Matón")
-        assert all(maton[key] is None for key in NUMBERS), line
+        if fight.find("Matón") is not None:  # (a walk of «deshacer» may take the cast back)
+            maton = by_name(cs_players_json(fight), "Matón")
+            assert all(maton[key] is None for key in NUMBERS), line
 
 
 def _fight_with_sombra_ahead():

@@ -281,10 +281,11 @@ def test_random_commands_never_show_players_the_hidden_sombra_nor_an_undone_decl
             assert names_in(text, ["Sombra"]) == set(), (line, text)
         assert_no_undone_declaration(fight, line)
         state = narr_players_json(fight)
-        maton = by_name(state, "Matón")
-        assert all(maton[key] is None for key in NUMBERS), line
-        assert set(maton["health"].values()) == {None}, line
-        assert all(d["pool"] is None for d in maton["declared"]), line
+        if fight.find("Matón") is not None:  # (a walk of «deshacer» may take the cast back)
+            maton = by_name(state, "Matón")
+            assert all(maton[key] is None for key in NUMBERS), line
+            assert set(maton["health"].values()) == {None}, line
+            assert all(d["pool"] is None for d in maton["declared"]), line
         assert state["actor"] in (None, *state["order"]), line
         seen = players_fight(fight)
         assert players_fight(seen) == seen, line
