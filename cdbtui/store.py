@@ -569,14 +569,8 @@ def _decode_fight(table: Any, header: str, structured: bool = True) -> Fight:
     if fight.rules not in SYSTEMS:
         raise SaveError(f"[{header}] › rules: reglas desconocidas «{brief(fight.rules)}»"
                         " (cdb, walkure, csystem o narrador)")
-    if fight.rules in ("csystem", "narrador"):
-        return _checked_system(fight, header)
-    if fight.cs is not None or fight.narr is not None or any(c.sheet is not None for c in fight.combatants):
-        raise SaveError(f"[{header}]: datos de C-System en un combate de {brief(fight.rules)}")
-    if fight.started and not fight.quick and fight.moment is None:
-        raise SaveError(f"[{header}]: el combate va por el turno {fight.turn} pero falta «moment»")
     seen: set[str] = set()
-    for number, combatant in enumerate(fight.combatants, 1):
+    for number, combatant in enumerate(fight.combatants, 1):  # every ruleset's names
         trouble = name_problem(combatant.name)
         if trouble is not None:
             raise SaveError(f"[{header}] combatiente nº {number}: nombre no válido"
@@ -584,6 +578,13 @@ def _decode_fight(table: Any, header: str, structured: bool = True) -> Fight:
         if combatant.key in seen:
             raise SaveError(f"[{header}]: el nombre «{brief(combatant.name)}» está repetido")
         seen.add(combatant.key)
+    if fight.rules in ("csystem", "narrador"):
+        return _checked_system(fight, header)
+    if fight.cs is not None or fight.narr is not None or any(c.sheet is not None for c in fight.combatants):
+        raise SaveError(f"[{header}]: datos de C-System en un combate de {brief(fight.rules)}")
+    if fight.started and not fight.quick and fight.moment is None:
+        raise SaveError(f"[{header}]: el combate va por el turno {fight.turn} pero falta «moment»")
+    for combatant in fight.combatants:
         if fight.started and (combatant.start is None) != (combatant.marker is None):
             raise SaveError(f"[{header}] combatiente «{brief(combatant.name)}»: «start» y «marker»"
                             " deben estar los dos o ninguno")

@@ -328,6 +328,35 @@ def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
     raise AssertionError(keyword)  # pragma: no cover - every keyword is handled above
 
 
+def shared_command(keyword: str, fight: Fight, rest: list[str]) -> cmd.Command | None:
+    """The other rulesets' lines that are the same in all of them (`baja`, `cambiar`,
+    `nombre`, `nota`, `revelar`, `ocultar`: CdB's commands), or None for any other
+    keyword.  CdB's own parser reads these itself (its `nota` takes `turnos=`)."""
+    if keyword == "baja":
+        c, rest = take_name(fight, rest)
+        no_more(rest, "baja NOMBRE")
+        return cmd.Remove(c.name)
+    if keyword == "cambiar":
+        a, rest = take_name(fight, rest)
+        b, rest = take_name(fight, rest)
+        no_more(rest, "cambiar A B")
+        return cmd.Swap(a.name, b.name)
+    if keyword == "nombre":
+        if not rest:
+            raise Refusal("«nombre» necesita el nombre del combate")
+        return cmd.Rename(check_text(" ".join(rest), "el nombre del combate", empty=False))
+    if keyword == "nota":
+        c, rest = take_name(fight, rest)
+        if not rest:
+            raise Refusal("Se usa «nota NOMBRE TEXTO» o «nota NOMBRE -»")
+        return cmd.Note(c.name, None if rest == ["-"] else " ".join(rest))
+    if keyword in ("revelar", "ocultar"):
+        c, rest = take_name(fight, rest)
+        no_more(rest, f"{keyword} NOMBRE")
+        return cmd.Reveal(c.name, keyword == "revelar")
+    return None
+
+
 def _name_and_number(fight: Fight, tokens: list[str], keyword: str, what: str) -> tuple[str, int]:
     return name_then_number(fight, tokens, USAGE[keyword], what)
 

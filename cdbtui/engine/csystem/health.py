@@ -85,7 +85,6 @@ def lose(fight: Fight, name: str, amount: int, *, wound: bool, attack: bool, kin
         absorbed = min(s.temp_vitality, rest)
         s = evolve(s, temp_vitality=s.temp_vitality - absorbed)
         rest -= absorbed
-    before = s.vitality
     s = evolve(s, vitality=s.vitality - rest)
     s = _status(s, fight.turn)
     tail = f"→ {s.vitality}/{s.vitality_max}"
@@ -106,7 +105,6 @@ def lose(fight: Fight, name: str, amount: int, *, wound: bool, attack: bool, kin
         tail += f" < CON {s.con}: herida crítica (tira 1d20 + {s.criticals - 1})"
         if s.vitality > 0:
             tail += f" y tirada de dolor vs ND {10 + rest}"
-    del before
     return fight.replace(evolve(c, sheet=s)), tail
 
 

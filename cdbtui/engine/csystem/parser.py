@@ -10,7 +10,7 @@ from .. import commands as cmd
 from ..errors import Refusal
 from ..limits import check_name, check_text
 from ..model import Fight
-from ..parser import key_values, name_then_number, no_more, number, take_name, take_names, tokenize
+from ..parser import key_values, name_then_number, no_more, number, shared_command, take_name, take_names, tokenize
 from ..text import fold, slug
 from . import commands as cs
 from .model import DAMAGE_TYPES, FIRE_MODES
@@ -89,10 +89,9 @@ def parse(line: str, fight: Fight) -> object:
                 "deshacer": cmd.Undo, "rehacer": cmd.Redo}[keyword]()
     if keyword == "alta":
         return _parse_add(rest)
-    if keyword == "baja":
-        c, rest = take_name(fight, rest)
-        no_more(rest, "baja NOMBRE")
-        return cmd.Remove(c.name)
+    shared = shared_command(keyword, fight, rest)
+    if shared is not None:
+        return shared
     if keyword == "arma":
         return _parse_arm(fight, rest)
     if keyword == "iniciativa":
@@ -104,11 +103,6 @@ def parse(line: str, fight: Fight) -> object:
         if not rest:
             raise Refusal("«sorpresa» necesita los nombres de los sorprendidos")
         return cmd.Surprise(take_names(fight, rest))
-    if keyword == "cambiar":
-        a, rest = take_name(fight, rest)
-        b, rest = take_name(fight, rest)
-        no_more(rest, USAGE["cambiar"])
-        return cmd.Swap(a.name, b.name)
     if keyword == "orden":
         a, rest = take_name(fight, rest)
         if not rest or fold(rest[0]) not in ("tras", "after", "antes", "before"):
@@ -153,21 +147,6 @@ def parse(line: str, fight: Fight) -> object:
         if len(rest) != 2:
             raise Refusal(f"Se usa «{USAGE['municion']}»")
         return cs.Ammo(c.name, rest[0], number(rest[1], "Munición"))
-    if keyword == "nombre":
-        if not rest:
-            raise Refusal("«nombre» necesita el nombre del combate")
-        return cmd.Rename(check_text(" ".join(rest), "el nombre del combate", empty=False))
-    if keyword == "nota":
-        c, rest = take_name(fight, rest)
-        if not rest:
-            raise Refusal("Se usa «nota NOMBRE TEXTO» o «nota NOMBRE -»")
-        if rest == ["-"]:
-            return cmd.Note(c.name, None)
-        return cmd.Note(c.name, " ".join(rest))
-    if keyword in ("revelar", "ocultar"):
-        c, rest = take_name(fight, rest)
-        no_more(rest, f"{keyword} NOMBRE")
-        return cmd.Reveal(c.name, keyword == "revelar")
     raise AssertionError(keyword)  # pragma: no cover
 
 

@@ -20,8 +20,10 @@ from . import commands as cs
 from .actions import act, the
 from .common import cond_name, edit, get, log, part, require_started, roll, sheet, with_part
 from .defense import defense
+from .budget import combinations, left
 from .health import (
     add_condition,
+    blocking,
     adjust_composure,
     answer_pain,
     answer_reflex,
@@ -351,21 +353,15 @@ def _after_change(fight: Fight, name: str) -> Fight:
     if fight.actor != name or not fight.started:
         return fight
     s = sheet(get(fight, name))
-    if not _ready(s):
+    if blocking(s) is not None:
         return fight
     if not s.begun:
         return resume(fight, name)
-    from .budget import combinations, left
     if combinations(s) == ((0, 0),) or any(s.has(x) for x in ("muerto", "inconsciente", "moribundo")):
         return finish(fight, name, f"{name} ya no puede actuar: termina su turno")
     if not left(s):
         return finish(fight, name)
     return fight
-
-
-def _ready(s: CsSheet) -> bool:
-    from .health import blocking
-    return blocking(s) is None
 
 
 def _ammo(fight: Fight, command: cs.Ammo) -> Fight:
@@ -415,20 +411,17 @@ _HANDLERS: dict[type, Callable[[Fight, object], Fight]] = {
 def consistency(fight: Fight) -> str | None:
     """What makes `fight` no C-System fight a command could go on from (a save edited
     by hand), in Spanish; None when it is one."""
-    seen: set[str] = set()
+    keys = {c.key for c in fight.combatants}  # (the names themselves: store.py checks them)
     for c in fight.combatants:
         if not isinstance(c.sheet, CsSheet):
             return f"«{c.name}» no tiene hoja de C-System"
-        if c.key in seen:
-            return f"el nombre «{c.name}» está repetido"
-        seen.add(c.key)
         s = c.sheet
         if s.level < 1 or s.vitality_max < 1 or s.vitality > s.vitality_max:
             return f"«{c.name}»: nivel o Vitalidad imposibles"
         unknown = [x.id for x in s.conditions if x.id not in CONDITIONS]
         if unknown:
             return f"«{c.name}»: estado desconocido «{unknown[0]}»"
-        if s.after is not None and s.after.casefold() not in seen | {x.key for x in fight.combatants}:
+        if s.after is not None and s.after.casefold() not in keys:
             return f"«{c.name}» se retrasó tras «{s.after}», que no está en el combate"
     order = part(fight).order
     names = {c.name for c in fight.combatants}

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from .. import commands as cmd
 from ..errors import Refusal
-from ..limits import check_name, check_text
+from ..limits import check_name
 from ..model import Fight
-from ..parser import key_values, name_then_number, no_more, number, take_name, take_names, tokenize
+from ..parser import key_values, name_then_number, no_more, number, shared_command, take_name, take_names, tokenize
 from ..text import fold, slug
 from . import commands as nc
 from .tables import TRAITS, condition_id, find_maneuver
@@ -60,10 +60,9 @@ def parse(line: str, fight: Fight) -> object:
                 "deshacer": cmd.Undo, "rehacer": cmd.Redo}[keyword]()
     if keyword == "alta":
         return _parse_add(rest)
-    if keyword == "baja":
-        c, rest = take_name(fight, rest)
-        no_more(rest, "baja NOMBRE")
-        return cmd.Remove(c.name)
+    shared = shared_command(keyword, fight, rest)
+    if shared is not None:
+        return shared
     if keyword == "arma":
         return _parse_arm(fight, rest)
     if keyword == "tirar":
@@ -119,24 +118,6 @@ def parse(line: str, fight: Fight) -> object:
         if len(rest) != 2:
             raise Refusal("Se usa «municion NOMBRE ARMA N»")
         return nc.Ammo(c.name, rest[0], number(rest[1], "Munición"))
-    if keyword == "cambiar":
-        a, rest = take_name(fight, rest)
-        b, rest = take_name(fight, rest)
-        no_more(rest, "cambiar A B")
-        return cmd.Swap(a.name, b.name)
-    if keyword == "nombre":
-        if not rest:
-            raise Refusal("«nombre» necesita el nombre del combate")
-        return cmd.Rename(check_text(" ".join(rest), "el nombre del combate", empty=False))
-    if keyword == "nota":
-        c, rest = take_name(fight, rest)
-        if not rest:
-            raise Refusal("Se usa «nota NOMBRE TEXTO» o «nota NOMBRE -»")
-        return cmd.Note(c.name, None if rest == ["-"] else " ".join(rest))
-    if keyword in ("revelar", "ocultar"):
-        c, rest = take_name(fight, rest)
-        no_more(rest, f"{keyword} NOMBRE")
-        return cmd.Reveal(c.name, keyword == "revelar")
     raise AssertionError(keyword)  # pragma: no cover
 
 
