@@ -15,6 +15,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from rich.segment import Segment
 
+from .styled import StyledLines
 from ...engine.model import LogEntry
 from ...printable import literal
 from ...view import fit
@@ -22,7 +23,7 @@ from ...view import fit
 KEEP = 200  # entries shown; the save keeps them all
 
 
-class FightLog(ScrollView, can_focus=True):
+class FightLog(StyledLines, ScrollView, can_focus=True):
     """Attributes down: `show(entries)`; it never changes the fight."""
 
     COMPONENT_CLASSES = {"fightlog--warning"}
@@ -31,6 +32,8 @@ class FightLog(ScrollView, can_focus=True):
         super().__init__(**kwargs)
         self._shown: tuple[LogEntry, ...] = ()
         self._lines: list[LogEntry | None] = [None] * KEEP
+        #: id(entry) → (entry, width, strip): the strips painted, by entry.
+        self._strips: dict[int, tuple[LogEntry, int, Strip]] = {}
         self.virtual_size = Size(0, KEEP)
 
     def on_mount(self) -> None:
@@ -55,9 +58,20 @@ class FightLog(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         index = self.scroll_offset.y + y
         entry = self._lines[index] if 0 <= index < len(self._lines) else None
-        style = self.rich_style
         if entry is None:
-            return Strip.blank(width, style)
+            return Strip.blank(width, self.base_style)
+        known = self._strips.get(id(entry))
+        if known is not None and known[0] is entry and known[1] == width:
+            return known[2]  # a new entry moves the others up a line: each painted once
+        style = self.base_style
         if entry.warning:
-            style += self.get_component_rich_style("fightlog--warning", partial=True)
-        return Strip([Segment(fit(literal(str(entry)), width), style)], width)
+            style += self.component_style("fightlog--warning")
+        strip = Strip([Segment(fit(literal(str(entry)), width), style)], width)
+        if len(self._strips) > 2 * KEEP:
+            self._strips.clear()
+        self._strips[id(entry)] = (entry, width, strip)
+        return strip
+
+    def notify_style_update(self) -> None:
+        self._strips.clear()
+        super().notify_style_update()

@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
+from .styled import StyledLines
 from ...printable import literal
 
 
@@ -56,7 +57,7 @@ def bar_keys(screen: Screen) -> tuple[BarKey, ...]:
     return tuple(keys)
 
 
-class KeyBar(Widget, can_focus=False):
+class KeyBar(StyledLines, Widget, can_focus=False):
     """The keys that apply now, docked at the bottom (a cheap `Footer`)."""
 
     ALLOW_SELECT = False
@@ -108,12 +109,12 @@ class KeyBar(Widget, can_focus=False):
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
-        base = self.rich_style
+        base = self.base_style
         if y != 0 or width <= 0:
             return Strip.blank(width, base)
-        key_style = base + self.get_component_rich_style("keybar--key", partial=True)
-        label_style = base + self.get_component_rich_style("keybar--label", partial=True)
-        dim = self.get_component_rich_style("keybar--disabled", partial=True)
+        key_style = base + self.component_style("keybar--key")
+        label_style = base + self.component_style("keybar--label")
+        dim = self.component_style("keybar--disabled")
         left: list[Segment] = []
         spans: list[tuple[int, int, str]] = []
         column = 0

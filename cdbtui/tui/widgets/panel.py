@@ -11,10 +11,12 @@ import textwrap
 
 from rich.segment import Segment
 from textual.content import Content
+from textual.geometry import Region
 from textual.markup import escape
 from textual.strip import Strip
 from textual.widget import Widget
 
+from .styled import StyledLines
 from ...engine.model import Fight
 from ...view import LEGEND_SHORT, PanelRow, RowRole, panel_rows, panel_title
 from ...view.cslist import cs_panel_rows, cs_panel_title, is_csystem
@@ -65,7 +67,7 @@ def panel_lines(rows: tuple[PanelRow, ...], width: int = WIDTH) -> tuple[Line, .
     return tuple(lines)
 
 
-class SidePanel(Widget):
+class SidePanel(StyledLines, Widget):
     """Attributes down: `show(fight, name)` repaints it; it never changes the fight.
 
     A Line-API widget painting `panel_lines` (a `Static` re-rendered its whole
@@ -104,9 +106,9 @@ class SidePanel(Widget):
         else:
             title = cs_panel_title(combatant) if csystem else panel_title(combatant)
             rows = None
-        if title != self._title:  # the border is repainted whole
+        if title != self._title:
             self._title = title
-            self.border_title = Content(title)
+            self._retitle(title)
         if rows is None:
             rows = cs_panel_rows(combatant, fight) if csystem else panel_rows(combatant, fight)
         width = self.size.width or WIDTH
@@ -114,14 +116,33 @@ class SidePanel(Widget):
             self._rows, self._width = rows, width
             self._paint(panel_lines(rows, width))
 
+    def _retitle(self, title: str) -> None:
+        """The border's title, painting only the border's top line again (setting
+        `border_title` repaints the whole panel: Textual's descriptor stores the
+        Content in `_border_title` and refreshes all)."""
+        if not self.is_mounted:
+            self.border_title = Content(title)
+            return
+        self._border_title = Content(title)
+        x, y = self.content_offset
+        self.refresh(Region(-x, -y, self.outer_size.width, 1))
+
     def _paint(self, lines: tuple[Line, ...]) -> None:
         # A layout only when it grows: a shorter panel keeps its height with blank
         # lines, so that walking the selection doesn't lay the whole screen out again.
-        grows = len(lines) > len(self._lines)
-        if not grows:
-            lines = lines + ((),) * (len(self._lines) - len(lines))
-        self._lines, self._styles = lines, None
-        self.refresh(layout=grows)
+        old = self._lines
+        if len(lines) > len(old):
+            self._lines = lines
+            self.refresh(layout=True)
+            return
+        lines = lines + ((),) * (len(old) - len(lines))
+        self._lines = lines
+        # Only the lines that changed are painted again (an arrow key or a spend
+        # changes a few of them; the border and the rest stay as they are).
+        width = self.size.width
+        changed = [Region(0, y, width, 1) for y, (was, now) in enumerate(zip(old, lines)) if was != now]
+        if changed:
+            self.refresh(*changed)
 
     def on_resize(self) -> None:
         if self._rows is not None and self.size.width != self._width:
@@ -131,16 +152,19 @@ class SidePanel(Widget):
     def get_content_height(self, container, viewport, width: int) -> int:
         return len(self._lines)
 
+    def notify_style_update(self) -> None:
+        self._styles = None
+        super().notify_style_update()
+
     def render_line(self, y: int) -> Strip:
         width = self.size.width
-        base = self.rich_style
+        base = self.base_style
         if not 0 <= y < len(self._lines):
             return Strip.blank(width, base)
         styles = self._styles
-        if styles is None:  # once per paint: the theme may have changed
+        if styles is None:  # once per stylesheet update
             styles = self._styles = {None: base} | {
-                name: base + self.get_component_rich_style(name, partial=True)
-                for name in self.COMPONENT_CLASSES}
+                name: base + self.component_style(name) for name in self.COMPONENT_CLASSES}
         segments = [Segment(text, styles[style]) for text, style in self._lines[y] if text]
         return Strip(segments).crop_extend(0, width, base)
 
@@ -175,7 +199,7 @@ class DicePanel(SidePanel):
         self.display = bool(rows)
         if title != self._title:
             self._title = title
-            self.border_title = Content(title)
+            self._retitle(title)
         width = self.size.width or 40
         if rows != self._rows or width != self._width:
             self._rows, self._width = rows, width

@@ -26,6 +26,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from .styled import StyledLines
 from ...engine.model import Fight
 from ...view.rows import Kind, Line, RowList
 
@@ -35,7 +36,7 @@ def role_classes(roles: type[StrEnum], prefix: str) -> dict[StrEnum, str]:
     return {role: f"{prefix}--{role.value}" for role in roles if role.value != "text"}
 
 
-class RowListView(ScrollView, can_focus=True):
+class RowListView(StyledLines, ScrollView, can_focus=True):
     """The order of initiative, one row per combatant, painted line by line."""
 
     #: The component class of each span role (`screens.tcss` gives their colours).
@@ -67,7 +68,6 @@ class RowListView(ScrollView, can_focus=True):
         self.fight: Fight | None = None
         self.selected: str | None = None
         self.list = RowList(())
-        self._styles: dict[str, Style] = {}
         #: Painted lines by the id of their `Line` (kept alive with it), width and scroll:
         #: a new selection on the same state repaints two lines, not the list.
         self._strips: dict[int, tuple[Line, int, int, Strip]] = {}
@@ -146,15 +146,8 @@ class RowListView(ScrollView, can_focus=True):
     # ------------------------------------------------------------ painting
 
     def notify_style_update(self) -> None:
-        self._styles.clear()
         self._strips.clear()
         super().notify_style_update()
-
-    def _style(self, name: str) -> Style:
-        style = self._styles.get(name)
-        if style is None:
-            style = self._styles[name] = self.get_component_rich_style(name, partial=True)
-        return style
 
     def _line_at(self, y: int) -> Line | None:
         lines = self.list.lines
@@ -169,7 +162,7 @@ class RowListView(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         line = self._line_at(y)
         if line is None:
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, self.base_style)
         scroll_x = round(self.scroll_x)
         known = self._strips.get(id(line))
         if known is not None and known[0] is line and known[1] == width and known[2] == scroll_x:
@@ -181,22 +174,22 @@ class RowListView(ScrollView, can_focus=True):
         return strip
 
     def _paint(self, line: Line, width: int, scroll_x: int) -> Strip:
-        row = self.rich_style
+        row = self.base_style
         kind_class = self.KIND_CLASS.get(line.kind)
         if kind_class:
-            row += self._style(kind_class)
+            row += self.component_style(kind_class)
         if line.selected:
-            row += self._style(self.SELECTED_CLASS)
+            row += self.component_style(self.SELECTED_CLASS)
         segments = []
         for span in line.spans:
             role_class = self.ROLE_CLASS.get(span.role)
-            style = row + self._style(role_class) if role_class else row
+            style = row + self.component_style(role_class) if role_class else row
             if line.actor and span.role is self.ACTOR_ROLE:
-                style += self._style(self.ACTING_CLASS)
+                style += self.component_style(self.ACTING_CLASS)
             if line.acted:
-                style += self._style(self.ACTED_CLASS)
+                style += self.component_style(self.ACTED_CLASS)
             if line.out:
-                style += self._style(self.OUT_CLASS)
+                style += self.component_style(self.OUT_CLASS)
             segments.append(Segment(span.text, style))
         strip = Strip(segments)
         if scroll_x:

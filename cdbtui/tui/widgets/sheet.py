@@ -26,6 +26,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from .styled import StyledLines
 from ...engine.model import Fight, Status
 from ...printable import literal
 from ...view import CellRole, Column, Sheet, build_sheet, category_text, fit
@@ -105,7 +106,7 @@ def changed_lines(
     return lines
 
 
-class SheetView(ScrollView, can_focus=True):
+class SheetView(StyledLines, ScrollView, can_focus=True):
     """The grid of moments × combatants, painted line by line."""
 
     COMPONENT_CLASSES = {
@@ -156,7 +157,6 @@ class SheetView(ScrollView, can_focus=True):
         #: (from x, to x, name) of each name in the strip, for clicks.
         self._strip_spans: list[tuple[int, int, str]] = []
         self._cache: dict[tuple, Strip] = {}
-        self._styles: dict[str, Style] = {}
 
     # ------------------------------------------------------------ state in
 
@@ -283,14 +283,7 @@ class SheetView(ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         """A new theme or stylesheet: every cached strip has old colours."""
         self._cache.clear()
-        self._styles.clear()
         super().notify_style_update()
-
-    def _style(self, name: str) -> Style:
-        style = self._styles.get(name)
-        if style is None:
-            style = self._styles[name] = self.get_component_rich_style(name, partial=True)
-        return style
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
@@ -307,26 +300,26 @@ class SheetView(ScrollView, can_focus=True):
         return strip
 
     def _paint(self, row: int, scroll_x: int, width: int) -> Strip:
-        base = self.rich_style
+        base = self.base_style
         sheet = self.sheet
         if row == STRIP:
             return self._paint_strip(width)
         if row >= len(sheet.moments):
             if row == 0 and not sheet.columns:
                 text = "  Sin combatientes con momento inicial: «a» añade, «i» iniciativa"
-                return Strip([Segment(text, base + self._style("sheet--empty-hint"))]).crop_extend(0, width, base)
+                return Strip([Segment(text, base + self.component_style("sheet--empty-hint"))]).crop_extend(0, width, base)
             return Strip.blank(width, base)
         current = row >= 0 and sheet.moments[row] == sheet.current
-        row_style = base + self._style("sheet--current") if current else base
+        row_style = base + self.component_style("sheet--current") if current else base
         if row == HEADER:
-            gutter = Segment("  Mom │ ", base + self._style("sheet--header"))
+            gutter = Segment("  Mom │ ", base + self.component_style("sheet--header"))
         elif row == CATEGORIES:
-            gutter = Segment("      │ ", base + self._style("sheet--gutter"))
+            gutter = Segment("      │ ", base + self.component_style("sheet--gutter"))
         else:
             mark = "▸" if current else " "
-            gutter_style = base + self._style("sheet--gutter")
+            gutter_style = base + self.component_style("sheet--gutter")
             if current:
-                gutter_style += self._style("sheet--current")
+                gutter_style += self.component_style("sheet--current")
             gutter = Segment(f"{mark}{sheet.moments[row]:>4} │ ", gutter_style)
         area = max(0, width - GUTTER)
         segments = self._columns(row, scroll_x, area, row_style)
@@ -335,15 +328,15 @@ class SheetView(ScrollView, can_focus=True):
 
     def _paint_strip(self, width: int) -> Strip:
         """"sin momento: Ana, Bea": those without a start moment, the selected highlighted."""
-        base = self.rich_style
-        muted = base + self._style("sheet--strip")
+        base = self.base_style
+        muted = base + self.component_style("sheet--strip")
         segments = [Segment(" " + STRIP_LABEL, muted)]
         for index, (name, shown) in enumerate(zip(self.sheet.unplaced, self.sheet.waiting_for_start)):
             if index:
                 segments.append(Segment(", ", muted))
-            style = base + self._style("sheet--header")
+            style = base + self.component_style("sheet--header")
             if name == self.selected:
-                style += self._style("sheet--selected")
+                style += self.component_style("sheet--selected")
             segments.append(Segment(shown, style))
         return Strip(segments).crop_extend(0, width, base)
 
@@ -372,36 +365,36 @@ class SheetView(ScrollView, can_focus=True):
         """The selected column is highlighted where it has something (its line)."""
         style = row_style
         if column.name == self.selected and not blank:
-            style += self._style("sheet--selected")
+            style += self.component_style("sheet--selected")
         return style
 
     def _cell(self, column: Column, row: int, row_style: Style) -> tuple[str, Style]:
         if row == CATEGORIES:
             text = category_text(column.category, column.width) if column.category else ""
-            return text, row_style + self._style("sheet--category") if text else row_style
+            return text, row_style + self.component_style("sheet--category") if text else row_style
         empty = row >= 0 and column.cells[row].role is CellRole.EMPTY
         style = self._column_style(column, row_style, blank=empty)
         if empty:
             return "", style
-        style += self._style("sheet--pj" if column.pc else "sheet--pnj")
+        style += self.component_style("sheet--pj" if column.pc else "sheet--pnj")
         if row < 0:
             text = column.label or literal(column.name)
-            style += self._style("sheet--header")
+            style += self.component_style("sheet--header")
             if column.hidden:  # "◌Sombra": hidden from the players
-                style += self._style("sheet--hidden")
+                style += self.component_style("sheet--hidden")
             if column.heads_queue:
-                style += self._style("sheet--acting")
+                style += self.component_style("sheet--acting")
         else:
             cell = column.cells[row]
             text, role = cell.text, cell.role
             if role in CELL_STYLES:
-                style += self._style(CELL_STYLES[role])
+                style += self.component_style(CELL_STYLES[role])
             if role in PLACE_ROLES and column.in_queue:
-                style += self._style("sheet--queued")
+                style += self.component_style("sheet--queued")
         if column.status is Status.DONE:
-            style += self._style("sheet--done")
+            style += self.component_style("sheet--done")
         elif column.status is Status.OUT:
-            style += self._style("sheet--out")
+            style += self.component_style("sheet--out")
         return text, style
 
     # ------------------------------------------------------------ messages up
