@@ -36,7 +36,8 @@ from ..engine.model import Combatant, Fight
 from ..engine.text import fold
 from ..printable import literal
 from .panel import PanelRow, RowRole
-from .rows import ActionChoice, Kind, Line, RowList, fit_spans, laid_out, secret, selected_in, text_cells, width_of
+from .rows import (ActionChoice, Kind, Line, RowList, fit_spans, laid_out, measured, row_line, secret,
+                   selected_in, text_cells)
 from .rows import Span as BaseSpan
 from .rows import ordered as ordered_by
 from .sheet import HIDDEN_MARK, cells, short
@@ -501,7 +502,6 @@ def build_list(fight: Fight, selected: str | None = None, *, for_players: bool =
 
 def _lay_out(fight: Fight, for_players: bool, width: int | None) -> RowList:
     """`build_list` with nobody selected."""
-    selected = None
     combatants = ordered(fight, for_players=for_players)
     order = order_of(fight)
     if not combatants:
@@ -529,20 +529,12 @@ def _lay_out(fight: Fight, for_players: bool, width: int | None) -> RowList:
 
     rows = table()
 
-    measured: dict[int, int] = {}  # id of a cell's spans → its width (while `rows` lives)
-
-    def measure(spans: tuple[Span, ...]) -> int:
-        size = measured.get(id(spans))
-        if size is None:
-            size = measured[id(spans)] = width_of(spans)
-        return size
-
     def widths() -> dict[str, int]:
         found = {}
         for key, long, shorter in COLUMNS:
             form = 1 if key in short_forms else 0
             title = shorter if form else long
-            found[key] = max([text_cells(title), *(measure(row[key][form]) for row in rows)])
+            found[key] = max([text_cells(title), *(measured(row[key][form]) for row in rows)])
         return found
 
     gap = 2
@@ -587,21 +579,29 @@ def _lay_out(fight: Fight, for_players: bool, width: int | None) -> RowList:
             titles.append(Span(" " * gap))
         titles.extend(_fit_spans((Span(shorter if key in short_forms else long, Role.TITLE),), w[key]))
     lines.append(Line(tuple(titles), Kind.TITLES))
+    forms = tuple(1 if key in short_forms else 0 for key in columns)
+    layout = (columns, tuple(w[key] for key in columns), forms, gap)
     for c, row in zip(combatants, rows):
-        s = sheet_of(c)
-        spans: list[Span] = []
-        for index, key in enumerate(columns):
-            if index:
-                spans.append(Span(" " * gap))
-            spans.extend(_fit_spans(row[key][1 if key in short_forms else 0], w[key]))
-        actor = row["place"][0][0].role is Role.ACTOR
-        lines.append(Line(tuple(spans), Kind.ROW, c.name, c.is_pc, actor, s.acted and not actor,
-                          is_out(s), c.name == selected))
+        # A row's cells are made from `c` alone (`_ROWS`): the same cells, the same line.
+        lines.append(row_line(row, layout, (), lambda c=c, row=row: _row_line(c, row, layout)))
     notes = _notes(fight, combatants, for_players, width)
     if notes:
         lines.append(Line((), Kind.BLANK))
         lines.extend(notes)
     return RowList(tuple(lines), tuple(c.name for c in combatants), columns)
+
+
+def _row_line(c: Combatant, row: dict, layout: tuple) -> Line:
+    """`c`'s row of cells fitted to the lay-out: (columns, widths, forms, gap)."""
+    columns, widths, forms, gap = layout
+    spans: list[Span] = []
+    for index, (key, size, form) in enumerate(zip(columns, widths, forms)):
+        if index:
+            spans.append(Span(" " * gap))
+        spans.extend(_fit_spans(row[key][form], size))
+    actor = row["place"][0][0].role is Role.ACTOR
+    s = sheet_of(c)
+    return Line(tuple(spans), Kind.ROW, c.name, c.is_pc, actor, s.acted and not actor, is_out(s))
 
 
 def _pieces(text: str, room: int | None) -> list[str]:

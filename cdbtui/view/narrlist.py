@@ -34,7 +34,7 @@ from ..engine.narrador.pools import dice, slot_penalty
 from ..engine.narrador.tables import find_maneuver
 from ..printable import literal
 from .panel import PanelRow, RowRole
-from .rows import Kind, Line, RowList, fit_spans, laid_out, secret, selected_in, width_of
+from .rows import Kind, Line, RowList, fit_spans, laid_out, measured, row_line, secret, selected_in
 from .rows import Span as BaseSpan
 from .rows import ordered as ordered_by
 from .sheet import HIDDEN_MARK, cells, short
@@ -470,26 +470,39 @@ GAP = 2
 NAME_MIN = 5
 
 
-def _fit_spans(spans: list[Span], width: int) -> tuple[Span, ...]:
+def _fit_spans(spans: tuple[Span, ...], width: int) -> tuple[Span, ...]:
     return fit_spans(spans, width, Span)
 
 
-#: Rows already made, by the combatant's id and what of the fight a row shows (the
-#: phase, who acts or declares, the attack), with the combatant they were made from.
+#: Rows already made, by the combatant's id and what of the fight the row shows
+#: (`_row_role`), with the combatant they were made from.
 _ROWS: dict[tuple, tuple[Combatant, dict]] = {}
 
 
-def _row_cells(fight: Fight, c: Combatant, for_players: bool, name_width: int | None) -> dict[str, list[Span]]:
-    """A row's cells (remembered: `_ROWS`)."""
-    narr = fight.narr
-    key = (id(c), fight.turn, fight.actor, None if narr is None else (narr.phase, narr.declarer, narr.attack),
-           for_players, name_width)
+def _row_role(fight: Fight, c: Combatant, place: dict[str, int]) -> tuple:
+    """All a row of `c` reads of the fight besides `c` (`_make_row`, `declared_spans`,
+    `status_text`): the phase, whether `c` acts, declares, is still to declare above
+    the declarer (`place`: the order's positions), or is being attacked.  A key
+    that moves on changes the rows of two combatants, not every row."""
+    phase = phase_of(fight)
+    declarer = declarer_of(fight) if phase == "declare" else None
+    attack = attack_of(fight)
+    above = (declarer is not None and declarer != c.name and c.name in place and declarer in place
+             and place[c.name] < place[declarer])
+    return (phase, phase == "act" and fight.actor == c.name, declarer == c.name, above,
+            attack is not None and attack.target == c.name)
+
+
+def _row_cells(fight: Fight, c: Combatant, role: tuple, for_players: bool,
+               name_width: int | None) -> dict[str, tuple[Span, ...]]:
+    """A row's cells (remembered: `_ROWS`); `role` is `_row_role(fight, c, …)`."""
+    key = (id(c), role, for_players, name_width)
     known = _ROWS.get(key)
     if known is not None and known[0] is c:
         return known[1]
     if len(_ROWS) > 8192:
         _ROWS.clear()
-    made = _make_row(fight, c, for_players, name_width)
+    made = {column: tuple(spans) for column, spans in _make_row(fight, c, for_players, name_width).items()}
     _ROWS[key] = (c, made)
     return made
 
@@ -518,6 +531,19 @@ def _make_row(fight: Fight, c: Combatant, for_players: bool, name_width: int | N
     }
 
 
+def _row_line(c: Combatant, row: dict, layout: tuple) -> Line:
+    """`c`'s row of cells fitted to the lay-out: (columns, widths, gap)."""
+    columns, widths, gap = layout
+    spans: list[Span] = []
+    for index, (key, size) in enumerate(zip(columns, widths)):
+        if index:
+            spans.append(Span(" " * gap))
+        spans += _fit_spans(row[key], size)
+    actor = row["ini"][0].text == "▶"
+    s = sheet_of(c)
+    return Line(tuple(spans), Kind.ROW, c.name, c.is_pc, actor, s.status == "acted" and not actor, s.out)
+
+
 def build_list(fight: Fight, selected: str | None = None, *, for_players: bool = False,
                width: int | None = None, attack_line: bool = True) -> RowList:
     """The list of `fight`, `selected` highlighted, fitted to `width` cells; the
@@ -530,7 +556,6 @@ def build_list(fight: Fight, selected: str | None = None, *, for_players: bool =
 
 def _lay_out(fight: Fight, for_players: bool, width: int | None, attack_line: bool) -> RowList:
     """`build_list` with nobody selected."""
-    selected = None
     combatants = ordered(fight, for_players=for_players)
     if not combatants:
         hint = "Sin combatientes: «:alta NOMBRE des=N ast=N …» añade uno"
@@ -540,13 +565,23 @@ def _lay_out(fight: Fight, for_players: bool, width: int | None, attack_line: bo
     keys = [key for key, _ in COLUMNS]
     shown = set(keys)
 
+    place = {name: index for index, name in enumerate(order_of(fight))}
+    roles = [_row_role(fight, c, place) for c in combatants]
+
     def table():
-        return [_row_cells(fight, c, for_players, name_cap) for c in combatants]
+        return [_row_cells(fight, c, role, for_players, name_cap) for c, role in zip(combatants, roles)]
 
     rows = table()
 
+    # The declared column keeps room for the ✓ of each action still to perform, so
+    # that performing one does not move every column (and repaint every row).
+    to_come = [0 if for_players else sum(1 for d in sheet_of(c).declared if not d.done) for c in combatants]
+
     def widths() -> dict[str, int]:
-        return {key: max([cells(title), *(width_of(row[key]) for row in rows)]) for key, title in COLUMNS}
+        found = {key: max([cells(title), *(measured(row[key]) for row in rows)]) for key, title in COLUMNS}
+        found["declared"] = max([found["declared"], *(measured(row["declared"]) + more
+                                                      for row, more in zip(rows, to_come) if more)])
+        return found
 
     def total(w) -> int:
         used = [w[k] for k in keys if k in shown]
@@ -569,7 +604,7 @@ def _lay_out(fight: Fight, for_players: bool, width: int | None, attack_line: bo
         if total(w) > width:
             name_cap = max(NAME_MIN, w["name"] - (total(w) - width))
             rows = table()
-            w["name"] = max([cells("Nombre"), *(width_of(row["name"]) for row in rows)])
+            w["name"] = max([cells("Nombre"), *(measured(row["name"]) for row in rows)])
         if total(w) > width:
             w["declared"] = max(9, w["declared"] - (total(w) - width))
     columns = tuple(k for k in keys if k in shown)
@@ -581,16 +616,10 @@ def _lay_out(fight: Fight, for_players: bool, width: int | None, attack_line: bo
         title = dict(COLUMNS)[key]
         titles += _fit_spans([Span(title, Role.TITLE)], w[key])
     lines.append(Line(tuple(titles), Kind.TITLES))
+    layout = (columns, tuple(w[key] for key in columns), gap)
     for c, row in zip(combatants, rows):
-        s = sheet_of(c)
-        spans: list[Span] = []
-        for index, key in enumerate(columns):
-            if index:
-                spans.append(Span(" " * gap))
-            spans += _fit_spans(row[key], w[key])
-        actor = row["ini"][0].text == "▶"
-        lines.append(Line(tuple(spans), Kind.ROW, c.name, c.is_pc, actor,
-                          s.status == "acted" and not actor, s.out, c.name == selected))
+        # A row's cells are made from `c` and its role (`_ROWS`): the same cells, the same line.
+        lines.append(row_line(row, layout, (), lambda c=c, row=row: _row_line(c, row, layout)))
     attack = attack_of(fight)
     if attack is not None and attack_line:
         visible = {c.name for c in combatants}

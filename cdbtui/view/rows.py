@@ -98,6 +98,44 @@ def width_of(spans: Iterable[Span]) -> int:
     return sum(text_cells(span.text) for span in spans)
 
 
+#: Widths of the cells of rows already made, by the id of their spans (kept alive
+#: with them): a list measures each cell once, not once per lay-out.
+_WIDTHS: dict[int, tuple[tuple[Span, ...], int]] = {}
+
+
+def measured(spans: tuple[Span, ...]) -> int:
+    """`width_of(spans)`, remembered for a cell of a remembered row (immutable)."""
+    known = _WIDTHS.get(id(spans))
+    if known is not None and known[0] is spans:
+        return known[1]
+    if len(_WIDTHS) > 32768:
+        _WIDTHS.clear()
+    size = width_of(spans)
+    _WIDTHS[id(spans)] = (spans, size)
+    return size
+
+
+#: Lines already fitted, by the id of the row's cells, the lay-out (the columns,
+#: their widths and forms, the gap) and the row's flags: a key that changes two
+#: rows lays out two lines, and the widget repaints only those (the others are the
+#: same `Line` objects as before).
+_LINES: dict[tuple, tuple[object, Line]] = {}
+
+
+def row_line(row: object, layout: tuple, flags: tuple, make: Callable[[], Line]) -> Line:
+    """`make()`, or the line it made for the same `row` (the same object), lay-out
+    and flags."""
+    key = (id(row), layout, flags)
+    known = _LINES.get(key)
+    if known is not None and known[0] is row:
+        return known[1]
+    if len(_LINES) > 8192:
+        _LINES.clear()
+    line = make()
+    _LINES[key] = (row, line)
+    return line
+
+
 def fit_spans(spans: Iterable[Span], width: int, plain: Callable[[str], Span]) -> tuple[Span, ...]:
     """`spans` cut (with …) or padded (with a `plain` span) to exactly `width` cells."""
     spans = tuple(spans)
