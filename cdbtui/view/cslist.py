@@ -21,6 +21,7 @@ Vitalidad and Defensa as "?".  Every text shown went through `printable.literal`
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Iterator
 from enum import StrEnum
 
 from attrs import evolve, frozen
@@ -752,13 +753,22 @@ def action_choices(fight: Fight, name: str) -> tuple[ActionChoice, ...]:
     budget allows (`budget.allows`) and, for the 11 maneuvers, not used yet this
     turn (CSYSTEM §5.1).  A maneuver with two forms (Cubrirse) gives one entry per
     form allowed; an attack asks for its target (`a `) on the `:` line."""
+    return tuple(_choices(fight, name))
+
+
+def has_action_choice(fight: Fight, name: str) -> bool:
+    """Whether `action_choices(fight, name)` has any (found at the first)."""
+    return next(_choices(fight, name), None) is not None
+
+
+def _choices(fight: Fight, name: str) -> Iterator[ActionChoice]:
+    """`action_choices`, one by one."""
     c = fight.find(name)
     if c is None:
-        return ()
+        return
     s = sheet_of(c)
     who = quote(c.name)
     seen: set[str] = set()
-    found: list[ActionChoice] = []
     for action in actions().values():
         if action.id in seen:
             continue
@@ -768,11 +778,11 @@ def action_choices(fight: Fight, name: str) -> tuple[ActionChoice, ...]:
         mark = {"complex": "■", "simple": "□", "either": "□/■", "free": "gratis",
                 "turn": "todo el turno"}.get(action.type, action.type)
         if action.type == "free":
-            found.append(ActionChoice(f"{action.name} (gratis)", f"{who} {action.id} ", False))
+            yield ActionChoice(f"{action.name} (gratis)", f"{who} {action.id} ", False)
             continue
         if action.type == "turn":
             if not s.used:
-                found.append(ActionChoice(f"{action.name} ({mark})", f"{who} {action.id}"))
+                yield ActionChoice(f"{action.name} ({mark})", f"{who} {action.id}")
             continue
         kinds = [k for k in _kinds(action.type) if budget.allows(s, k)]
         if not kinds:
@@ -780,17 +790,15 @@ def action_choices(fight: Fight, name: str) -> tuple[ActionChoice, ...]:
         if action.type == "either":
             for kind in kinds:
                 word = "simple" if kind == budget.SIMPLE else "compleja"
-                found.append(ActionChoice(f"{action.name} {word} ({budget.MARK[kind]})",
-                                          f"{who} {action.id} {word}"))
+                yield ActionChoice(f"{action.name} {word} ({budget.MARK[kind]})", f"{who} {action.id} {word}")
             continue
         label = f"{action.name} ({mark})" + ("" if action.maneuver else " · acción")
         if action.id in _TYPED:
-            found.append(ActionChoice(label, f"{who} {_TYPED[action.id]}", False))
+            yield ActionChoice(label, f"{who} {_TYPED[action.id]}", False)
         elif action.attack:
-            found.append(ActionChoice(label, f"{who} {action.id} a ", False))
+            yield ActionChoice(label, f"{who} {action.id} a ", False)
         else:
-            found.append(ActionChoice(label, f"{who} {action.id}"))
-    return tuple(found)
+            yield ActionChoice(label, f"{who} {action.id}")
 
 
 # ---------------------------------------------------------------- completing a typed line

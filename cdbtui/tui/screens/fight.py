@@ -635,7 +635,7 @@ class CsFightScreen(ListFightScreen):
                 return Verdict(False, f"{level} no puede hacer otra acción {what}: le queda {left}")
         if action == "cs_attack" and not cs_budget.allows(sheet, cs_budget.COMPLEX):
             return Verdict(False, f"{level} no puede atacar (acción compleja): le queda {left}")
-        if action == "cs_pick" and not cslist.action_choices(fight, actor.name):
+        if action == "cs_pick" and not cslist.has_action_choice(fight, actor.name):
             return Verdict(False, f"{level} no puede hacer ninguna maniobra más: le queda {left}")
         if action == "cs_line" and kind == "lower" and sheet.used:
             return Verdict(False, f"{actor.name} ya ha actuado este turno: no puede retrasarse")
