@@ -16,16 +16,13 @@ share) and none is chosen.
 
 from __future__ import annotations
 
+from importlib import import_module
+
 from attrs import frozen
 
 from .catalog import TALENT_ES, Maneuver, catalog_for
 from .commands import ACTIONS, KEYWORDS, NOW_WORDS, TARGET_WORDS, quote
 from .conditions import known_conditions
-from .csystem.actions import available as cs_available
-from .csystem.parser import ACTIONS as CS_ACTIONS, KEYWORDS as CS_KEYWORDS
-from .csystem.tables import CONDITIONS as CS_CONDITIONS, find_action as cs_find_action
-from .narrador.parser import ACTIONS as NARR_ACTIONS, KEYWORDS as NARR_KEYWORDS
-from .narrador.tables import CONDITIONS as NARR_CONDITIONS, maneuvers as narr_maneuvers
 from .errors import Refusal
 from .model import Combatant, Fight
 from .parser import take_name, words_match
@@ -36,6 +33,13 @@ from .text import fold
 _QUOTES = {"«": '"', "»": '"', "“": '"', "”": '"', "„": '"', '"': '"', "'": "'"}
 
 #: C-System's `alta` words (SYSTEMS.md §2.2).
+
+def _ruleset(module: str):
+    """A module of another ruleset (`csystem.parser`, `narrador.tables`…), imported
+    on first use: completing a CdB line loads none of them (start-up time)."""
+    return import_module(f"{__package__}.{module}")
+
+
 CS_ADD_WORDS = ("nh=", "des=", "ale=", "per=", "con=", "vol=", "fue=", "vel=", "pv=", "aplomo=", "energia=",
                 "bdef=", "escudo=", "rd=", "ini=", "bando=", "rasgos=", "oculto", "privado")
 #: `alta`'s keys (Spanish spelling, with the `=`) and flags, in the order of its usage.
@@ -235,10 +239,11 @@ def _cs_after_name(fight: Fight, done: list[Token], c: Combatant, j: int) -> _St
     if j == len(done):
         return _State(("verb", "maneuver"), c)
     word = fold(done[j].value)
-    if word in CS_ACTIONS:
-        return _State(("target-word",), c) if CS_ACTIONS[word] == "retrasa" and j + 1 == len(done) else _NOTHING
+    verbs = _ruleset("csystem.parser").ACTIONS
+    if word in verbs:
+        return _State(("target-word",), c) if verbs[word] == "retrasa" and j + 1 == len(done) else _NOTHING
     try:
-        action = cs_find_action(word)
+        action = _ruleset("csystem.tables").find_action(word)
     except Refusal:
         return _NOTHING
     if action is None:
@@ -314,7 +319,7 @@ def _state(fight: Fight, done: list[Token]) -> _State:
 
 def _cs_state(fight: Fight, done: list[Token]) -> _State:
     """C-System's lines (SYSTEMS.md §2.2): the same shapes, its own words."""
-    keyword = CS_KEYWORDS.get(fold(done[0].value))
+    keyword = _ruleset("csystem.parser").KEYWORDS.get(fold(done[0].value))
     n = len(done)
     if keyword is None:
         return _names_then(fight, done, 0, lambda c, j: _cs_after_name(fight, done, c, j))
@@ -334,13 +339,13 @@ def _cs_state(fight: Fight, done: list[Token]) -> _State:
 
 def _narr_state(fight: Fight, done: list[Token]) -> _State:
     """The storyteller system's lines (SYSTEMS.md §3.2)."""
-    keyword = NARR_KEYWORDS.get(fold(done[0].value))
+    keyword = _ruleset("narrador.parser").KEYWORDS.get(fold(done[0].value))
     n = len(done)
     if keyword is None:
         def after(c: Combatant, j: int) -> _State:
             if j == n:
                 return _State(("narr-verb",), c)
-            verb = NARR_ACTIONS.get(fold(done[j].value))
+            verb = _ruleset("narrador.parser").ACTIONS.get(fold(done[j].value))
             if verb in ("defiende", "aborta") and j + 1 == n:
                 return _State(("narr-defense" if verb == "defiende" else "narr-abort",), c)
             if verb == "actua" and j + 1 == n:
@@ -368,13 +373,15 @@ def _narr_offer(kind: str, at: int, key: str) -> list[Candidate]:
     if kind == "narr-verb":
         return _words(at, key, ("actua", "defiende", "aborta", "retrasa", "fin"))
     if kind == "narr-maneuver":
-        return _words(at, key, sorted({m.id for m in narr_maneuvers().values()} | {"defensa-total", "retrasa"}))
+        ids = {m.id for m in _ruleset("narrador.tables").maneuvers().values()}
+        return _words(at, key, sorted(ids | {"defensa-total", "retrasa"}))
     if kind == "narr-defense":
         return _words(at, key, ("esquiva", "bloqueo", "parada"))
     if kind == "narr-abort":
         return _words(at, key, ("tira", "gasta"))
     if kind == "narr-condition":
-        return _words(at, key, [f"+{c}" for c in NARR_CONDITIONS] + [f"-{c}" for c in NARR_CONDITIONS])
+        known = _ruleset("narrador.tables").CONDITIONS
+        return _words(at, key, [f"+{c}" for c in known] + [f"-{c}" for c in known])
     if kind == "narr-damage":
         return _words(at, key, ("letal", "contundente"))
     if kind == "narr-add":
@@ -435,8 +442,8 @@ def _offer(fight: Fight, done: list[Token], word: Token, state: _State) -> list[
             out += _narr_offer(kind, at, key) if bare else []
             continue
         if kind == "keyword" and bare:
-            spellings = (CS_KEYWORDS if cs_fight else NARR_KEYWORDS if fight.rules == "narrador"
-                         else KEYWORDS)
+            spellings = (_ruleset("csystem.parser").KEYWORDS if cs_fight
+                         else _ruleset("narrador.parser").KEYWORDS if fight.rules == "narrador" else KEYWORDS)
             canonical = sorted(set(spellings.values()))
             out += _words(at, key, _spelled(spellings, canonical, key))
         elif cs_fight and kind in _CS_KINDS:
@@ -492,7 +499,7 @@ def _cs_offer(fight: Fight, kind: str, c: Combatant | None, at: int, key: str, t
     if kind == "verb":
         return _words(at, key, ("compleja", "simple", "gratis", "retrasa", "fin"))
     if kind == "maneuver" and c is not None:
-        return _words(at, key, cs_available(fight, c.name))
+        return _words(at, key, _ruleset("csystem.actions").available(fight, c.name))
     if kind == "after-action":
         return _words(at, key, ("a", "simple", "compleja"))
     if kind == "attack-options":
@@ -513,7 +520,7 @@ def _conditions(fight: Fight, c: Combatant, at: int, typed: str) -> list[Candida
     sign, word = typed[:1], fold(typed[1:])
     if fight.rules == "csystem":
         has = tuple(x.id for x in c.sheet.conditions)
-        known = tuple(CS_CONDITIONS)
+        known = tuple(_ruleset("csystem.tables").CONDITIONS)
     else:
         has = c.conditions
         known = known_conditions(fight.rules)

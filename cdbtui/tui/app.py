@@ -33,8 +33,7 @@ from ..printable import literal
 from ..files import SaveError
 from ..funnel import CONFIRM, Reloaded, SaveFile, house_file_line
 from ..view import selection_order
-from ..view.cslist import cs_selection_order, is_csystem
-from ..view.narrlist import focus_name, is_narrador, narr_selection_order
+from ..view.rulesets import is_csystem, is_narrador
 from ..view.finder import after_command, step, tab_order
 from .commands import FightCommands, Palette
 from .styles import css_path, theme_for_terminal
@@ -286,6 +285,7 @@ class CdbApp(App[int]):
         """Narrador: the selection follows the declarer (declaration phase), the actor
         (action phase) and the attack's target while an attack waits (`focus_name`);
         when that does not change, it stays where the DJ put it."""
+        from ..view.narrlist import focus_name  # the other rulesets' views: when a fight uses them
         now = focus_name(after)
         if now != focus_name(before) and now is not None:
             return now
@@ -297,6 +297,7 @@ class CdbApp(App[int]):
         (nobody acting: the selection stays, or the first column)."""
         self._ensure_screen(fight)
         if follow and is_narrador(fight):  # whom the turn is about, or the first of the list
+            from ..view.narrlist import focus_name, narr_selection_order
             names = narr_selection_order(fight)
             focus = focus_name(fight)
             if keep is not None and fight.find(keep) is not None:
@@ -310,6 +311,7 @@ class CdbApp(App[int]):
             self.set_reactive(CdbApp.selected, chosen)
             follow = False
         if follow and is_csystem(fight):  # whose go it is, or the first of the list
+            from ..view.cslist import cs_selection_order
             names = cs_selection_order(fight)
             if keep is not None and fight.find(keep) is not None:
                 chosen = fight.find(keep).name
@@ -345,29 +347,24 @@ class CdbApp(App[int]):
     def _ensure_screen(self, fight: Fight | None) -> None:
         """The fight screen of `fight`'s rules (C-System's list or CdB's grid): the
         one under the start screen is swapped when a fight of the other rules opens."""
-        from .screens.fight import CsFightScreen, FightScreen
-        from .screens.narrfight import NarrFightScreen
-
-        wanted = NarrFightScreen if is_narrador(fight) else CsFightScreen if is_csystem(fight) else FightScreen
+        wanted = _screen_class(fight)
         screen = self._fight_screen(any_rules=True)
         if screen is not None and type(screen) is not wanted and screen is self.screen:
-            if wanted is NarrFightScreen:
+            if "narrador" in wanted.RULESETS:
                 # The screen going away may still list its keys once (its footer)
                 # against the storyteller fight, which its rules can't read: none apply.
                 screen.check_action = _no_key_applies
             self.switch_screen(wanted())
 
     def _fight_screen(self, *, any_rules: bool = False):
-        """The fight screen under the dialogs; a storyteller fight is never pushed to
-        another ruleset's screen (nor another's fight to its), even while the swap of
-        `_ensure_screen` is under way."""
-        from .screens.fight import CsFightScreen, FightScreen
-        from .screens.narrfight import NarrFightScreen
-
+        """The fight screen under the dialogs (a screen with `RULESETS`); a
+        storyteller fight is never pushed to another ruleset's screen (nor another's
+        fight to its), even while the swap of `_ensure_screen` is under way."""
         for screen in self.screen_stack:
-            if isinstance(screen, (FightScreen, CsFightScreen, NarrFightScreen)):
+            rulesets = getattr(screen, "RULESETS", None)
+            if rulesets is not None:
                 if not any_rules and self.fight is not None \
-                        and isinstance(screen, NarrFightScreen) != is_narrador(self.fight):
+                        and ("narrador" in rulesets) != is_narrador(self.fight):
                     return None
                 return screen
         return None
@@ -383,8 +380,14 @@ class CdbApp(App[int]):
         fight = self.fight
         if fight is None:
             return
-        names = narr_selection_order(fight) if is_narrador(fight) else (
-            cs_selection_order(fight) if is_csystem(fight) else selection_order(fight))
+        if is_narrador(fight):
+            from ..view.narrlist import narr_selection_order
+            names = narr_selection_order(fight)
+        elif is_csystem(fight):
+            from ..view.cslist import cs_selection_order
+            names = cs_selection_order(fight)
+        else:
+            names = selection_order(fight)
         if names:
             self.selected = step(names, self.selected, amount) if self.selected in names \
                 else names[0]
@@ -459,7 +462,7 @@ class CdbApp(App[int]):
         if self.fight is None:
             return
         if is_csystem(self.fight):  # completed from C-System's words
-            from .screens.fight import CsCommandLine as CommandLine
+            from .screens.csfight import CsCommandLine as CommandLine
         self.push_screen(CommandLine(self.fight, text), self._run_optional)
 
     def open_add_form(self) -> None:
@@ -511,6 +514,19 @@ def _actor(command: cmd.Command | None, fight: Fight) -> str | None:
         return None
     found = fight.find(command.name)
     return found.name if found is not None else None
+
+
+def _screen_class(fight: Fight | None) -> type:
+    """The fight screen of `fight`'s ruleset; the other rulesets' screens are
+    imported when a fight uses them (a CdB fight starts without them)."""
+    if is_narrador(fight):
+        from .screens.narrfight import NarrFightScreen
+        return NarrFightScreen
+    if is_csystem(fight):
+        from .screens.csfight import CsFightScreen
+        return CsFightScreen
+    from .screens.fight import FightScreen
+    return FightScreen
 
 
 def _no_key_applies(action: str, parameters: tuple[object, ...]) -> bool:

@@ -36,8 +36,7 @@ from ..files import SaveError
 from ..follow import Follower
 from ..players import PcRow, PlayerView, player_view
 from ..view import Sheet
-from ..view.cslist import is_csystem
-from ..view.narrlist import is_narrador
+from ..view.rulesets import is_csystem, is_narrador
 from .styles import css_path, theme_for_terminal
 from .widgets.fightlog import FightLog
 from .widgets.cslist import CsListView

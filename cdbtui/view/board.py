@@ -12,8 +12,6 @@ from ..engine.model import (
 )
 from ..engine.rules import queue
 from ..printable import literal
-from .csystem import cs_board_text, cs_state_json
-from .narrador import narr_board_text, narr_state_json
 from .sheet import (
     WITH_LEFT_IN_BRACKETS,
     build_sheet,
@@ -59,9 +57,12 @@ def summary_line(c: Combatant, fight: Fight) -> str:
 
 def board_text(fight: Fight, *, log_lines: int = 5) -> str:
     """The plain-text board that `cdbtui do` and `cdbtui show` print."""
+    # The other rulesets' views are imported when a fight uses them (start-up time).
     if fight.rules == "csystem":
+        from .csystem import cs_board_text
         return cs_board_text(fight, log_lines=log_lines)
     if fight.rules == "narrador":
+        from .narrador import narr_board_text
         return narr_board_text(fight, log_lines=log_lines)
     sheet = build_sheet(fight)
     lines = [header(fight), ""]
@@ -85,8 +86,10 @@ def window_moment(fight: Fight) -> int | None:
 def state_json(fight: Fight) -> dict:
     """The state contract of `cdbtui show --json` (COMMANDS.md)."""
     if fight.rules == "csystem":
+        from .csystem import cs_state_json
         return cs_state_json(fight)
     if fight.rules == "narrador":
+        from .narrador import narr_state_json
         return narr_state_json(fight)
     return {
         "schema": 1,

@@ -37,6 +37,7 @@ from ..engine.model import Combatant, Fight
 from ..engine.text import fold
 from ..printable import literal
 from .panel import PanelRow, RowRole
+from .rulesets import is_csystem  # noqa: F401 - re-exported
 from .rows import (ActionChoice, Kind, Line, RowList, fit_spans, laid_out, measured, row_line, secret,
                    selected_in, text_cells)
 from .rows import Span as BaseSpan
@@ -186,10 +187,6 @@ class Span(BaseSpan):
 
 
 # ---------------------------------------------------------------- the parts of a row
-
-
-def is_csystem(fight: Fight | None) -> bool:
-    return fight is not None and fight.rules == "csystem"
 
 
 def sheet_of(c: Combatant) -> CsSheet:

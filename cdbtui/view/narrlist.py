@@ -34,6 +34,7 @@ from ..engine.narrador.pools import dice, slot_penalty
 from ..engine.narrador.tables import find_maneuver
 from ..printable import literal
 from .panel import PanelRow, RowRole
+from .rulesets import is_narrador  # noqa: F401 - re-exported
 from .rows import Kind, Line, RowList, fit_spans, laid_out, measured, row_line, secret, selected_in
 from .rows import Span as BaseSpan
 from .rows import ordered as ordered_by
@@ -169,10 +170,6 @@ class Span(BaseSpan):
 
 
 # ---------------------------------------------------------------- reading the fight
-
-
-def is_narrador(fight: Fight | None) -> bool:
-    return fight is not None and fight.rules == "narrador"
 
 
 def sheet_of(c: Combatant) -> NarrSheet:

@@ -183,7 +183,7 @@ async def refused(pilot, app, line: str, message: str) -> None:
 
 
 async def test_the_worked_example_both_turns_from_the_keyboard(app):
-    from cdbtui.tui.screens.fight import CsFightScreen
+    from cdbtui.tui.screens.csfight import CsFightScreen
     from cdbtui.tui.screens.prompt import CommandLine
 
     async with app.run_test(size=(120, 36)) as pilot:

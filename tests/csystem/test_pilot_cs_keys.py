@@ -60,7 +60,7 @@ async def type_line(pilot, text: str) -> None:
 
 
 async def test_the_c_system_screen_shows_the_list_and_the_header(cs_app):
-    from cdbtui.tui.screens.fight import CsFightScreen
+    from cdbtui.tui.screens.csfight import CsFightScreen
 
     app = cs_app()
     async with app.run_test(size=(160, 50)) as pilot:
@@ -121,7 +121,7 @@ async def test_help_lists_c_system_commands_and_decisions(cs_app):
 
 async def test_the_start_screen_opens_the_c_system_demo(tmp_path):
     from cdbtui.tui.app import CdbApp
-    from cdbtui.tui.screens.fight import CsFightScreen
+    from cdbtui.tui.screens.csfight import CsFightScreen
 
     app = CdbApp(None, saves_dir=tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:

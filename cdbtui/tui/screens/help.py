@@ -47,7 +47,7 @@ def cs_help_markdown() -> str:
     """C-System's help: its keys, the list's marks, its commands and every Decision
     of CSYSTEM.md §11 (the same tables the list and the fight screen use)."""
     from ...view import cslist
-    from .fight import CS_KEYS
+    from .csfight import CS_KEYS
 
     keys = "\n".join(f"- `{entry.keys}` — {entry.help}" for entry in CS_KEYS)
     marks = "\n".join(f"- `{k}` — {v}" for k, v in cslist.LEGEND)

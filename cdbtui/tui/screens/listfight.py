@@ -1,5 +1,5 @@
 """What the fight screens of the list rulesets share: C-System's (`CsFightScreen` in
-`screens.fight`) and the storyteller's (`NarrFightScreen` in `screens.narrfight`).
+`screens.csfight`) and the storyteller's (`NarrFightScreen` in `screens.narrfight`).
 
 Both show the order of initiative as a list (`widgets.rowlist`), the side panel, a
 folding legend, the log and the footer; both build their bindings from one table of

@@ -9,6 +9,8 @@ attack being resolved), the command itself is the engine's to accept or refuse.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
 from textual.containers import Vertical
 
@@ -76,6 +78,9 @@ def waiting(fight: Fight) -> list[str]:
 
 class NarrFightScreen(ListFightScreen):
     """The storyteller fight (SYSTEMS.md §3.1): the list, with the dice-pool panel under it."""
+
+    #: The rulesets whose fights this screen shows (`CdbApp._fight_screen`).
+    RULESETS: ClassVar[tuple[str, ...]] = ("narrador",)
 
     KEYS = _NARR_ALL
     BINDINGS = key_bindings(_NARR_ALL)

@@ -17,10 +17,9 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from .styled import StyledLines
-from ...engine.model import Fight
+from ...engine.model import Combatant, Fight
 from ...view import LEGEND_SHORT, PanelRow, RowRole, panel_rows, panel_title
-from ...view.cslist import cs_panel_rows, cs_panel_title, is_csystem
-from ...view.narrlist import is_narrador, narr_dice_rows, narr_panel_rows, narr_panel_title
+from ...view.rulesets import is_csystem, is_narrador
 
 #: The label's column ("Este turno" and a space); values wrap under themselves.
 LABEL = 11
@@ -67,6 +66,18 @@ def panel_lines(rows: tuple[PanelRow, ...], width: int = WIDTH) -> tuple[Line, .
     return tuple(lines)
 
 
+def _title_and_rows(combatant: Combatant, fight: Fight) -> tuple[str, tuple[PanelRow, ...]]:
+    """The panel's title and rows in the fight's ruleset (the other rulesets'
+    views are imported when a fight uses them: a CdB fight starts without them)."""
+    if is_narrador(fight):
+        from ...view.narrlist import narr_panel_rows, narr_panel_title
+        return narr_panel_title(combatant), narr_panel_rows(combatant, fight)
+    if is_csystem(fight):
+        from ...view.cslist import cs_panel_rows, cs_panel_title
+        return cs_panel_title(combatant), cs_panel_rows(combatant, fight)
+    return panel_title(combatant), panel_rows(combatant, fight)
+
+
 class SidePanel(StyledLines, Widget):
     """Attributes down: `show(fight, name)` repaints it; it never changes the fight.
 
@@ -100,17 +111,10 @@ class SidePanel(StyledLines, Widget):
                 self._rows, self._title = None, ""
                 self._paint(tuple(((text, None),) for text in NOBODY))
             return
-        csystem = is_csystem(fight)
-        if is_narrador(fight):
-            title, rows = narr_panel_title(combatant), narr_panel_rows(combatant, fight)
-        else:
-            title = cs_panel_title(combatant) if csystem else panel_title(combatant)
-            rows = None
+        title, rows = _title_and_rows(combatant, fight)
         if title != self._title:
             self._title = title
             self._retitle(title)
-        if rows is None:
-            rows = cs_panel_rows(combatant, fight) if csystem else panel_rows(combatant, fight)
         width = self.size.width or WIDTH
         if rows != self._rows or width != self._width:  # no repaint when unchanged
             self._rows, self._width = rows, width
@@ -195,7 +199,11 @@ class DicePanel(SidePanel):
     there is none.  Painted like the side panel, from `view.narrlist.narr_dice_rows`."""
 
     def show(self, fight: Fight | None, name: str | None = None) -> None:
-        title, rows = narr_dice_rows(fight) if is_narrador(fight) else ("", ())
+        if is_narrador(fight):
+            from ...view.narrlist import narr_dice_rows
+            title, rows = narr_dice_rows(fight)
+        else:
+            title, rows = "", ()
         self.display = bool(rows)
         if title != self._title:
             self._title = title

@@ -19,7 +19,6 @@ from enum import StrEnum
 from typing import ClassVar
 
 from rich.segment import Segment
-from rich.style import Style
 from textual import events
 from textual.geometry import Size
 from textual.message import Message
