@@ -157,6 +157,8 @@ class SheetView(StyledLines, ScrollView, can_focus=True):
         #: (from x, to x, name) of each name in the strip, for clicks.
         self._strip_spans: list[tuple[int, int, str]] = []
         self._cache: dict[tuple, Strip] = {}
+        #: (row style, component classes) → the style they make (`_combined`).
+        self._combinations: dict[tuple, Style] = {}
 
     # ------------------------------------------------------------ state in
 
@@ -283,6 +285,7 @@ class SheetView(StyledLines, ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         """A new theme or stylesheet: every cached strip has old colours."""
         self._cache.clear()
+        self._combinations.clear()
         super().notify_style_update()
 
     def render_line(self, y: int) -> Strip:
@@ -322,9 +325,12 @@ class SheetView(StyledLines, ScrollView, can_focus=True):
                 gutter_style += self.component_style("sheet--current")
             gutter = Segment(f"{mark}{sheet.moments[row]:>4} │ ", gutter_style)
         area = max(0, width - GUTTER)
-        segments = self._columns(row, scroll_x, area, row_style)
-        body = Strip(segments).crop_extend(0, area, row_style) if area else Strip([])
-        return Strip.join([Strip([gutter]).crop_extend(0, GUTTER, base), body])
+        # One strip for the whole line (Strip.join and a crop per part cost more than
+        # the cells): the gutter is exactly GUTTER cells, the columns cut at the area.
+        gutter = Segment(gutter.text[:GUTTER].ljust(GUTTER), gutter.style)
+        if not area:
+            return Strip([gutter]).crop_extend(0, width, base)
+        return Strip([gutter, *self._columns(row, scroll_x, area, row_style)]).crop_extend(0, width, row_style)
 
     def _paint_strip(self, width: int) -> Strip:
         """"sin momento: Ana, Bea": those without a start moment, the selected highlighted."""
@@ -363,39 +369,53 @@ class SheetView(StyledLines, ScrollView, can_focus=True):
 
     def _column_style(self, column: Column, row_style: Style, *, blank: bool = False) -> Style:
         """The selected column is highlighted where it has something (its line)."""
-        style = row_style
         if column.name == self.selected and not blank:
-            style += self.component_style("sheet--selected")
+            return self._combined(row_style, ("sheet--selected",))
+        return row_style
+
+    def _combined(self, row_style: Style, names: tuple[str, ...]) -> Style:
+        """`row_style` plus the component classes `names`, in order: remembered, as
+        a line paints a dozen cells of the same few combinations."""
+        key = (row_style, names)
+        style = self._combinations.get(key)
+        if style is None:
+            style = row_style
+            for name in names:
+                style += self.component_style(name)
+            if len(self._combinations) > 1024:
+                self._combinations.clear()
+            self._combinations[key] = style
         return style
 
     def _cell(self, column: Column, row: int, row_style: Style) -> tuple[str, Style]:
         if row == CATEGORIES:
             text = category_text(column.category, column.width) if column.category else ""
-            return text, row_style + self.component_style("sheet--category") if text else row_style
+            return text, self._combined(row_style, ("sheet--category",)) if text else row_style
         empty = row >= 0 and column.cells[row].role is CellRole.EMPTY
-        style = self._column_style(column, row_style, blank=empty)
+        selected = column.name == self.selected
         if empty:
-            return "", style
-        style += self.component_style("sheet--pj" if column.pc else "sheet--pnj")
+            return "", row_style
+        names = ["sheet--selected"] if selected else []
+        names.append("sheet--pj" if column.pc else "sheet--pnj")
         if row < 0:
             text = column.label or literal(column.name)
-            style += self.component_style("sheet--header")
+            names.append("sheet--header")
             if column.hidden:  # "◌Sombra": hidden from the players
-                style += self.component_style("sheet--hidden")
+                names.append("sheet--hidden")
             if column.heads_queue:
-                style += self.component_style("sheet--acting")
+                names.append("sheet--acting")
         else:
             cell = column.cells[row]
             text, role = cell.text, cell.role
             if role in CELL_STYLES:
-                style += self.component_style(CELL_STYLES[role])
+                names.append(CELL_STYLES[role])
             if role in PLACE_ROLES and column.in_queue:
-                style += self.component_style("sheet--queued")
+                names.append("sheet--queued")
         if column.status is Status.DONE:
-            style += self.component_style("sheet--done")
+            names.append("sheet--done")
         elif column.status is Status.OUT:
-            style += self.component_style("sheet--out")
-        return text, style
+            names.append("sheet--out")
+        return text, self._combined(row_style, tuple(names))
 
     # ------------------------------------------------------------ messages up
 
