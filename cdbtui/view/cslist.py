@@ -454,6 +454,22 @@ def _row_cells(c: Combatant, actor: bool, place: int | None, for_players: bool,
     return cells_
 
 
+#: Each remembered row's cell widths, (long form, short form) per column in the
+#: order of `COLUMNS`, by the id of the row (kept alive with it).
+_SIZES: dict[int, tuple[dict, tuple[tuple[int, int], ...]]] = {}
+
+
+def _sizes(row: dict) -> tuple[tuple[int, int], ...]:
+    known = _SIZES.get(id(row))
+    if known is not None and known[0] is row:
+        return known[1]
+    if len(_SIZES) > 8192:
+        _SIZES.clear()
+    sizes = tuple((measured(row[key][0]), measured(row[key][1])) for key, _, _ in COLUMNS)
+    _SIZES[id(row)] = (row, sizes)
+    return sizes
+
+
 def _make_row(c: Combatant, actor: bool, place: int | None, for_players: bool,
               name_width: int | None) -> dict[str, tuple[tuple[Span, ...], tuple[Span, ...]]]:
     s = sheet_of(c)
@@ -528,11 +544,11 @@ def _lay_out(fight: Fight, for_players: bool, width: int | None) -> RowList:
     rows = table()
 
     def widths() -> dict[str, int]:
+        by_column = list(zip(*map(_sizes, rows)))  # per column, each row's (long, short)
         found = {}
-        for key, long, shorter in COLUMNS:
+        for (key, long, shorter), sizes in zip(COLUMNS, by_column):
             form = 1 if key in short_forms else 0
-            title = shorter if form else long
-            found[key] = max([text_cells(title), *(measured(row[key][form]) for row in rows)])
+            found[key] = max(text_cells(shorter if form else long), max(size[form] for size in sizes))
         return found
 
     gap = 2

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from enum import StrEnum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import attrs
 from attrs import field, frozen
@@ -62,6 +62,11 @@ class Line:
     def text(self) -> str:
         return "".join(span.text for span in self.spans)
 
+    @cached_property
+    def length(self) -> int:
+        """Its characters (the widget's virtual width), counted once."""
+        return sum(len(span.text) for span in self.spans)
+
 
 @frozen
 class RowList:
@@ -73,9 +78,23 @@ class RowList:
     columns: tuple[str, ...] = ()
 
 
+#: The last `ordered` answer for each view (players or not): the list, its header
+#: and its keys ask for the same state's order several times per key pressed.
+_ORDERED: dict[bool, tuple[Fight, tuple[str, ...], list[Combatant]]] = {}
+
+
 def ordered(fight: Fight, order: tuple[str, ...], *, for_players: bool = False) -> list[Combatant]:
     """The combatants in `order`, then those without a place (roster order); the
     players' list leaves hidden PNJ out."""
+    known = _ORDERED.get(for_players)
+    if known is not None and known[0] is fight and known[1] is order:
+        return list(known[2])
+    made = _ordered(fight, order, for_players)
+    _ORDERED[for_players] = (fight, order, made)
+    return list(made)
+
+
+def _ordered(fight: Fight, order: tuple[str, ...], for_players: bool) -> list[Combatant]:
     found = [fight.find(name) for name in order]
     placed = [c for c in found if c is not None]
     keys = {c.key for c in placed}

@@ -94,7 +94,7 @@ class RowListView(StyledLines, ScrollView, can_focus=True):
         before = self.list.lines
         self.list = RowList(()) if fight is None else self._fitted(fight)
         lines = self.list.lines
-        widest = max((sum(len(s.text) for s in line.spans) for line in lines), default=0)
+        widest = max((line.length for line in lines), default=0)
         # Never narrower than the room: a list whose widest line shrinks keeps its
         # virtual size, so a key changes no layout (only the lines it changed).
         size = Size(max(widest, self.scrollable_content_region.width), len(lines))
