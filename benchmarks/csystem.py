@@ -32,7 +32,7 @@ def build(count: int) -> Session:
     session = Session.new("Banco", "csystem", seed=1)
     for i in range(count):
         side = "pj" if i % 4 == 0 else "pnj"
-        session.execute(f"alta C{i:03d} nh={1 + i % 12} des={i % 7} ale={i % 5} per=8 con=6 rd=2 bando={side}")
+        session.execute(f"alta C{i:03d} nh={1 + i % 12} des={1 + i % 7} ale={i % 5} per=8 con=6 rd=2 bando={side}")
         if i % 2:
             session.execute(f"arma C{i:03d} rifle modos=sa,fa cargador=300 dano=2d6")
     for i in range(count):

@@ -471,6 +471,21 @@ def end_of_turn(fight: Fight) -> Fight:
     return fight
 
 
+def expire_notes(fight: Fight, ending: int) -> Fight:
+    """The notes whose duration ends with turn `ending` go, each logged (`nota …
+    turnos=N`): what `end_of_turn` does for notes, for the rulesets with a turn's end
+    of their own (C-System, the storyteller)."""
+    for c in [c for c in fight.combatants if c.notes]:
+        if not any(n.until is not None and n.until <= ending for n in c.notes):
+            continue
+        for note in c.notes:
+            if note.until is not None and note.until <= ending:
+                fight = fight.note(f"{c.name}: −nota «{note.text}» (fin de su duración)",
+                                   kind=LogKind.NOTE, about=[_about(c)], free=note.text)
+        fight = fight.replace(evolve(c, notes=tuple(n for n in c.notes if n.until is None or n.until > ending)))
+    return fight
+
+
 def _tire(fight: Fight, c: Combatant) -> Fight:
     """The melee's fatigue point, applied like any fatigue (`mark_boxes`)."""
     text = f"{c.name}: {MELEE_FATIGUE_TEXT}"

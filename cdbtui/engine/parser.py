@@ -346,10 +346,7 @@ def shared_command(keyword: str, fight: Fight, rest: list[str]) -> cmd.Command |
             raise Refusal("«nombre» necesita el nombre del combate")
         return cmd.Rename(check_text(" ".join(rest), "el nombre del combate", empty=False))
     if keyword == "nota":
-        c, rest = take_name(fight, rest)
-        if not rest:
-            raise Refusal("Se usa «nota NOMBRE TEXTO» o «nota NOMBRE -»")
-        return cmd.Note(c.name, None if rest == ["-"] else " ".join(rest))
+        return _parse_note(fight, rest)
     if keyword in ("revelar", "ocultar"):
         c, rest = take_name(fight, rest)
         no_more(rest, f"{keyword} NOMBRE")

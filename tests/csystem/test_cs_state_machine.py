@@ -221,7 +221,7 @@ class CsFightMachine(RuleBasedStateMachine):
 
     @initialize(
         cast=st.lists(
-            st.tuples(st.integers(1, 12), st.integers(0, 8), st.integers(0, 6), st.integers(0, 10),
+            st.tuples(st.integers(1, 12), st.integers(1, 8), st.integers(0, 6), st.integers(1, 10),
                       st.integers(1, 8), st.lists(st.sampled_from(WEAPONS), max_size=2, unique=True),
                       st.integers(1, 30) | st.none()),
             min_size=2, max_size=4,
@@ -237,8 +237,8 @@ class CsFightMachine(RuleBasedStateMachine):
         if begin:
             self.run("empezar")
 
-    @rule(index=st.integers(0, len(POOL) - 1), nh=st.integers(1, 12), des=st.integers(0, 8),
-          ale=st.integers(0, 6), per=st.integers(0, 10), con=st.integers(1, 8),
+    @rule(index=st.integers(0, len(POOL) - 1), nh=st.integers(1, 12), des=st.integers(1, 8),
+          ale=st.integers(0, 6), per=st.integers(1, 10), con=st.integers(1, 8),
           weapon=st.sampled_from(WEAPONS) | st.none(), ini=st.integers(1, 30) | st.none())
     def add(self, index, nh, des, ale, per, con, weapon, ini):
         name = quoted(POOL[index])

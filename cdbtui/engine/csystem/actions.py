@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from ..errors import Refusal
-from ..model import evolve, Fight, LogKind
+from ..model import evolve, Fight, LogKind, Note
 from . import commands as cs
 from .budget import allows, cap_of, left, left_text, tier_of, used_text
 from .common import cond_name, edit, get, log, roll, sheet
@@ -329,7 +329,7 @@ def _first_aid(fight: Fight, command: cs.Act, label: str) -> Fight:
         s = add_condition(t, "estabilizado")
         s = add_condition(s, "inconsciente") if not s.has("inconsciente") else s
         s = evolve(s, pending=tuple(p for p in s.pending if not (p.roll == "refleja" and p.reason == "moribundo")))
-        fight = edit(fight, target.name, conditions=s.conditions, pending=s.pending)
+        fight = edit(fight, target.name, conditions=s.conditions, pending=s.pending, stabilized_since=fight.turn)
         return log(fight, f"{label} a {target.name}: {command.roll} vs ND 20: estabilizado e inconsciente", about)
     if t.has("malherido"):
         fight, die = roll(fight, 6)
@@ -384,10 +384,8 @@ def _attack(fight: Fight, command: cs.Act, action: Action, label: str) -> Fight:
         prompts = (*t.pending, Prompt("critica", bonus=t.criticals + 10))
         fight = edit(fight, target.name, pending=prompts, criticals=t.criticals + 1)
         text = f"{label} a {target.name}{shots}: acierta (golpe de gracia): herida crítica, tira 1d20 + {t.criticals + 10}"
-        if command.damage:
-            fight, tail = lose(fight, target.name, sum(command.damage), wound=True, attack=True,
-                               kind=damage_type(weapon, command.kind))
-            text += f"; daño {sum(command.damage)} {tail}"
+        if command.damage:  # an automatic hit, Índice 0: the weapon's damage less RD (§6.4)
+            return _deal(fight, name, target.name, sum(command.damage), 0, command, weapon, ranged, text, about)
         return log(fight, text, about)
     if total is None:
         return log(fight, f"{label} a {target.name}{shots} (sin tirada: «tirada=N» para resolverlo)", about)
@@ -395,6 +393,13 @@ def _attack(fight: Fight, command: cs.Act, action: Action, label: str) -> Fight:
     against = d.ranged if ranged else d.melee
     margin = (total - against) // 2
     head = f"{label} a {target.name}{shots}: {total}{rolled} vs {against}"
+    if total < against and action.id == "derribar" and against - total > 5:
+        # §5.2: «Miss by more than 5: the defender may knock the attacker down on its
+        # next action without a roll (a reminder on the defender)».
+        reminder = f"puede derribar a {name} sin tirada en su próxima acción"
+        defender = get(fight, target.name)
+        fight = fight.replace(evolve(defender, notes=(*defender.notes, Note(reminder, fight.turn + 1))))
+        return log(fight, f"{head}: falla por más de 5: {target.name} {reminder}", about)
     if total < against and action.ammo != "all":
         return log(fight, f"{head}: falla", about)
     if total < against:  # Fuego automático pesado: misses take half

@@ -185,7 +185,7 @@ def answer_reflex(fight: Fight, name: str, total: int) -> Fight:
     nd = p.nd or 20
     if p.reason == "moribundo":
         if total >= nd:
-            s = add_condition(s, "estabilizado")
+            s = evolve(add_condition(s, "estabilizado"), stabilized_since=fight.turn)
             text = f"{name}: CON {total} vs ND {nd}: se estabiliza (ya no pierde Vitalidad cada turno)"
             fight = fight.replace(evolve(get(fight, name), sheet=s))
             return log(fight, text, [name], kind=LogKind.CONDITION)
@@ -224,7 +224,8 @@ def heal(fight: Fight, name: str, amount: int, why: str = "") -> Fight:
         s = drop_condition(s, "averiado")
         extra += "; ya no está averiado"
     if s.vitality > 0 and (s.has("inconsciente") or s.has("moribundo")):
-        s = drop_condition(evolve(s, unconscious_since=None), "inconsciente", "moribundo", "estabilizado")
+        s = drop_condition(evolve(s, unconscious_since=None, stabilized_since=None), "inconsciente", "moribundo",
+                           "estabilizado")
         s = add_condition(s, "tumbado")
         extra = ": revive (tumbado)"
         if s.vitality < s.con and not s.has("malherido"):

@@ -134,6 +134,8 @@ class CsSheet:
     goes: int = 0
     #: The turn it fell unconscious at 0 Vitalidad (the waking roll comes 10 later).
     unconscious_since: int | None = None
+    #: The turn a Moribundo was stabilised (it loses 1 Vitalidad every 100 turns, §9.4).
+    stabilized_since: int | None = None
     #: Half its Aplomo was already crossed (the GM was asked once).
     composure_asked: bool = False
 

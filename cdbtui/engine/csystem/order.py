@@ -49,9 +49,15 @@ def note_ties(fight: Fight) -> Fight:
     return log(fight, "Orden: " + "; ".join(reasons), [n for n in order], kind=LogKind.ORDER)
 
 
-def resort(fight: Fight) -> Fight:
-    """Before the fight starts, the order is the sort of §3.3."""
-    return with_part(fight, order=sorted_order(fight))
+def resort(fight: Fight, name: str) -> Fight:
+    """Before the fight starts: `name` (a new value, or its first) takes its place by
+    the keys of §3.3 among the others, who keep their order: the order stays the
+    sort of §3.3, but for the GM's own placements (`orden … antes/tras`), which
+    neither a later value nor `empezar` undoes (§3.6)."""
+    key = tie_key(fight, name)
+    rest = [n for n in part(fight).order if n != name]
+    at = next((i for i, other in enumerate(rest) if tie_key(fight, other) > key), len(rest))
+    return with_part(fight, order=(*rest[:at], name, *rest[at:]))
 
 
 def place_by_value(fight: Fight, name: str) -> Fight:
@@ -79,7 +85,7 @@ def change_value(fight: Fight, name: str, value: int, why: str) -> Fight:
     fight = edit(fight, name, initiative=value, after=None,
                  shift=s.shift + (0 if old is None else value - old))
     if not fight.started:
-        return resort(fight)
+        return resort(fight, name)
     before = position(fight, name)
     fight = place_by_value(fight, name)
     order = part(fight).order

@@ -198,7 +198,7 @@ def _parse_add(tokens: list[str]) -> cs.Add:
             key_of = {"nh": "level", "des": "dex", "ale": "alerta", "per": "per", "con": "con", "vol": "wil",
                       "fue": "strength", "vel": "spd", "pv": "vitality", "aplomo": "composure",
                       "energia": "energy", "bdef": "def_bonus", "escudo": "shield", "ini": "ini_mod"}[canon]
-            if canon in ("des", "per", "con", "vol", "fue", "vel") and not 0 <= n <= 10:
+            if canon in ("des", "per", "con", "vol", "fue", "vel") and not 1 <= n <= 10:
                 raise Refusal(f"{canon.upper()} {n}: los atributos van de 1 a 10")
             if canon == "ale" and not 0 <= n <= 15:
                 raise Refusal(f"Alerta {n}: la habilidad va de 0 a 15")

@@ -34,7 +34,8 @@ from .health import (
     spend_energy,
 )
 from .model import CsSheet, Weapon
-from .order import change_value, initiative_roll, move_next_to, note_ties, place_by_value, position, resort, swap
+from .order import (change_value, initiative_roll, move_next_to, note_ties, place_by_value, position, resort,
+                    sorted_order, swap)
 from .tables import CONDITIONS, COVER, condition_info
 from .turns import advance, check_actor, end_go, finish, new_turn, replaced, resume
 
@@ -94,7 +95,7 @@ def _join(fight: Fight, name: str) -> Fight:
     """A combatant whose initiative is now known takes its place (§3.5); mid-fight,
     one placed before the current actor has its first go next turn (§3.8)."""
     if not fight.started:
-        return resort(fight)
+        return resort(fight, name)
     fight = place_by_value(fight, name)
     at = position(fight, name)
     actor = position(fight, fight.actor) if fight.actor else None
@@ -171,7 +172,10 @@ def _begin(fight: Fight, command: cmd.Begin) -> Fight:
     missing = [c.name for c in fight.combatants if sheet(c).initiative is None]
     if missing:
         raise Refusal(f"Falta la iniciativa de {', '.join(missing)}: «iniciativa NOMBRE N» o «tirar»")
-    fight = resort(evolve(fight, turn=1))
+    # The order as it stands (kept sorted by §3.3 as values came, with the GM's placements).
+    fight = evolve(fight, turn=1)
+    if set(part(fight).order) != {c.name for c in fight.combatants}:  # pragma: no cover - kept in step
+        fight = with_part(fight, order=sorted_order(fight))
     fight = log(fight, "— Turno 1 —", kind=LogKind.TURN)
     fight = note_ties(fight)
     return advance(fight)

@@ -8,6 +8,7 @@ not had its go this turn (§3.5).  A go whose combatant waits for a pending roll
 
 from __future__ import annotations
 
+from ..conditions import expire_notes
 from ..errors import Refusal
 from ..limits import vouch
 from ..model import Combatant, Fight, LogKind, copier_of, evolve
@@ -19,6 +20,7 @@ from .model import CsSheet, Prompt
 from .tables import CONDITIONS
 
 WAKE_AFTER = 10  # «Después de 1 minuto (10 asaltos)»
+STABILIZED_LOSS_EVERY = 100  # «cada 10 minutos» (§9.4)
 
 
 def next_in_order(fight: Fight) -> str | None:
@@ -54,7 +56,9 @@ _with_sheet = copier_of(Combatant, ("sheet",), {"sheet": "sheet"})
 
 
 def new_turn(fight: Fight) -> Fight:
-    """The turn after this one: everyone may have a go again."""
+    """The turn after this one: everyone may have a go again; notes given turns
+    (`nota … turnos=N`) that end with this one go."""
+    fight = expire_notes(fight, fight.turn)
     reset = []
     copies: list[Combatant] = []
     sources: list[Combatant] = []
@@ -141,6 +145,14 @@ def _start_effects(fight: Fight, name: str) -> tuple[Fight, str | None]:
         fight = edit(fight, name, pending=(*s.pending, Prompt("refleja", nd=20, reason="moribundo")))
         fight = log(fight, f"{name} está moribundo: tirada refleja de CON vs ND 20 («refleja {name} TOTAL»)",
                     [name], kind=LogKind.RULE)
+    since = s.stabilized_since
+    if (s.has("estabilizado") and s.has("moribundo") and not s.has("muerto") and since is not None
+            and fight.turn > since and (fight.turn - since) % STABILIZED_LOSS_EVERY == 0):
+        # §9.4: «perderá 1 punto de vida cada 10 minutos» (100 turns), counted here.
+        fight, tail = lose(fight, name, 1, wound=False, attack=False)
+        fight = log(fight, f"{name} (estabilizado): pierde 1 de Vitalidad cada 10 minutos {tail}", [name],
+                    kind=LogKind.CONDITION)
+        s = sheet(get(fight, name))
     unconscious = s.condition("inconsciente")
     if unconscious is not None and not s.has("moribundo"):
         if unconscious.value and unconscious.value.startswith("T") and fight.turn >= int(unconscious.value[1:]):
@@ -235,6 +247,12 @@ def check_actor(fight: Fight, name: str) -> None:
     for id in ("muerto", "inutilizado", "inconsciente", "moribundo"):
         if s.has(id):
             raise Refusal(f"{name} está {id}: no puede actuar")
+    # A condition that keeps it from acting says so first, its go or not (SYSTEMS §2.3).
+    if s.has("aturdido"):
+        raise Refusal(f"{name} está Aturdido: pierde este turno")
+    for id in ("aterrado", "fascinado"):
+        if s.has(id):
+            raise Refusal(f"{name} está {cond_name(id)}: no puede actuar")
     require_started(fight)
     if fight.actor != name:
         if s.dodged and s.acted:
@@ -244,9 +262,3 @@ def check_actor(fight: Fight, name: str) -> None:
     if waiting is not None or not s.begun:
         raise Refusal(f"{name} tiene pendiente una {prompt_text(waiting, name) if waiting else 'tirada'}:"
                       " su turno empieza cuando se responda")
-    for id in ("aturdido",):
-        if s.has(id):
-            raise Refusal(f"{name} está Aturdido: pierde este turno")
-    for id in ("aterrado", "fascinado"):
-        if s.has(id):
-            raise Refusal(f"{name} está {cond_name(id)}: no puede actuar")
