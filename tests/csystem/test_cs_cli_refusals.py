@@ -15,29 +15,16 @@ Those tests accept exactly those two lines.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from shell import cdbtui
 
-CAST = (
-    "alta Centella bando=pj nh=5 des=6 ale=4 per=8 con=5 rd=3",
-    "arma Centella pistola modos=sa cargador=15 dano=2d6",
-    "alta Titán bando=pj nh=1 des=3 ale=2 per=4 con=7 rd=2",
-    "arma Titán puños dano=3d6",
-    'alta "Sicario 1" nh=1 des=4 ale=3 per=4 con=4 rd=2',
-    'arma "Sicario 1" subfusil modos=fa cargador=30 dano=2d6',
-    "alta Ruina nh=9 des=5 ale=6 per=7 con=6 rd=3",
-    "arma Ruina rayo distancia dano=3d6",
-)
-#: Order: Centella 22, Ruina 22 (DES 6 > 5), Sicario 1 18, Titán 14.
-INITS = (
-    "iniciativa Centella 22",
-    "iniciativa Ruina 22",
-    'iniciativa "Sicario 1" 18',
-    "iniciativa Titán 14",
-)
+try:
+    from _cs_shell import CAST, INITS, refuse, state, who
+except ImportError:  # tests/csystem made a package
+    from ._cs_shell import CAST, INITS, refuse, state, who
+
 #: Hand the turn on to Ruina, Sicario 1 or Titán (each ends its go with `fin`).
 TO_RUINA = ("centella fin",)
 TO_SICARIO = (*TO_RUINA, "ruina fin")
@@ -57,29 +44,6 @@ def build(tmp_path: Path, *lines: str, before: tuple[str, ...] = (), ready: tupl
     result = cdbtui("do", str(path), *script)
     assert result.returncode == 0, result.stderr
     return path
-
-
-def state(path: Path) -> dict:
-    result = cdbtui("show", str(path), "--json")
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
-
-
-def who(path: Path, name: str) -> dict:
-    return next(c for c in state(path)["combatants"] if c["name"] == name)
-
-
-def refuse(path: Path, line: str) -> str:
-    """`cdbtui do PATH LINE` must refuse: exit 1, one line, the save unchanged.  Returns
-    the message (what follows `cdbtui: «LINE»: `)."""
-    before = path.read_bytes()
-    result = cdbtui("do", str(path), line)
-    assert result.returncode == 1, (line, result.returncode, result.stdout[-300:], result.stderr)
-    assert result.stderr.endswith("\n") and result.stderr.count("\n") == 1, result.stderr
-    prefix = f"cdbtui: «{line}»: "
-    assert result.stderr.startswith(prefix), result.stderr
-    assert path.read_bytes() == before, f"«{line}» changed the save"
-    return result.stderr[len(prefix):-1]
 
 
 def names(message: str, name: str) -> bool:
