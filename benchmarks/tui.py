@@ -9,7 +9,8 @@ advance, undo, move the selection right and left.  Pilot's press + pause sleeps
   runs the action, `Session.execute`, the atomic autosave and the widget updates)
   plus every screen update until the next key (`Screen._on_timer_update`: layout,
   the compositor render, and here also the serialization to terminal escape codes
-  that a headless driver would skip);
+  that a headless driver would skip) and the callbacks run after a refresh
+  (`Screen._invoke_and_clear_callbacks`: the footer's keys, scrolling into view);
 * cpu: process CPU time around press + pause (everything the process did for that
   key, Pilot's own bookkeeping included; sleeps excluded).
 
@@ -167,8 +168,18 @@ class Meter:
                 update.render_segments(meter.console)  # what a real terminal would get
             return update
 
+        invoke_callbacks = Screen._invoke_and_clear_callbacks
+
+        async def timed_callbacks(screen):
+            began = time.perf_counter()
+            try:
+                return await invoke_callbacks(screen)
+            finally:
+                meter.work += time.perf_counter() - began
+
         App._check_bindings = timed_check_bindings
         Screen._on_timer_update = timed_timer_update
+        Screen._invoke_and_clear_callbacks = timed_callbacks
         Compositor.render_update = render_and_serialize
         self.console = None
 

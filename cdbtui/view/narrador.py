@@ -47,10 +47,10 @@ HEADINGS = ("Ini", "Nombre", "Declarado", "FV", "Salud", "Estado")
 PHASE_ES = {"initiative": "Iniciativa", "declare": "Declaración ↑", "act": "Acción ↓", "over": "turno terminado"}
 #: A combatant's status as the Estado column writes it.
 STATUS_ES = {"to_declare": "por declarar", "declared": "declarado", "delaying": "retrasa",
-             "acted": "actuó", "stunned": "aturdido", "out": "fuera de combate"}
+             "acted": "actuó", "stunned": "aturdido: pierde la acción", "out": "fuera de combate"}
 #: Short names of long maneuvers on a chip.
 SHORT = {"fuego-automatico": "F. automático", "disparos-multiples": "Disparo",
-         "rafaga-de-tres-balas": "Ráfaga de 3"}
+         "rafaga-de-tres-balas": "Ráfaga de 3", "apuntar-localizacion": "Localización"}
 DEFENSES = ("esquiva", "bloqueo", "parada")
 
 
@@ -357,7 +357,9 @@ def state_text(c: Combatant, fight: Fight, *, secret: bool = False) -> str:
         parts = [STATUS_ES.get(s.status, literal(s.status))]
     if s.out and "fuera de combate" not in parts:
         parts.append("fuera de combate")
-    parts += [condition_text(x.id, x.value, secret=secret) for x in s.conditions]
+    # STORYTELLER §10: listed as “aturdido: pierde la acción”; the condition not again
+    parts += [condition_text(x.id, x.value, secret=secret) for x in s.conditions
+              if not (x.id == "aturdido" and s.status == "stunned")]
     if not secret:
         if s.cover:
             parts.append(f"cobertura {s.cover}")

@@ -110,16 +110,18 @@ COMMANDS_HELP = """\
 `iniciativa NOMBRE N` · `tirar [NOMBRE…]` · `cambiar A B` · `siguiente` (o `empezar`) ·
 `declara NOMBRE ACCION[:RESERVA] [N] [ACCION[:RESERVA] …]` · `declara NOMBRE defensa-total esquiva` ·
 `declara NOMBRE retrasa` · `declara NOMBRE recarga` · `declara NOMBRE apuntar` ·
-`NOMBRE actua [ACCION[:N]] [a OBJETIVO] [exitos=N] [metros=N] [distancia=N] [quemarropa|larga|flanco|espalda]` ·
+`NOMBRE actua [ACCION[:N]] [a OBJETIVO] [exitos=N] [metros=N] [distancia=N] [quemarropa|larga|flanco|espalda|a-ciegas] \
+[localizacion-medio|localizacion-pequeno|localizacion-diminuto]` ·
 `OBJETIVO defiende bloqueo|esquiva|parada [exitos=N]` ·
 `OBJETIVO aborta [ACCION] tira exitos=N MANIOBRA [defensa=M]` · `OBJETIVO aborta [ACCION] gasta MANIOBRA [exitos=N]` ·
-`dano NOMBRE N letal|contundente` · `NOMBRE retrasa` · `NOMBRE fin` · `turno` ·
+`dano NOMBRE N letal|contundente [tras-absorcion]` · `NOMBRE retrasa` · `NOMBRE fin` · `turno` ·
 `fv NOMBRE -1` · `estado NOMBRE +COND` · `estado NOMBRE -COND` · `cobertura NOMBRE N` · `oponentes NOMBRE N` ·
-`presa A B` · `sujeta A B` · `suelta A` · `emboscada A B exitos=N` · `municion NOMBRE ARMA N` ·
+`presa A B` · `sujeta A B` · `suelta A` · `emboscada A B exitos=N` · `sorpresa NOMBRE…` · `municion NOMBRE ARMA N` ·
 `baja NOMBRE` · `nota NOMBRE TEXTO` · `revelar NOMBRE` · `ocultar NOMBRE` · `nombre TEXTO` · `deshacer` · `rehacer`
 
 Acciones: golpe, patada, placaje, presa, sujetar, barrido, desarmar, estocada, mordisco, aranazo, estaca,
-disparo, disparos-multiples, rafaga-de-tres-balas, fuego-automatico, dispersion, apuntar, recarga,
+disparo, disparos-multiples, dos-armas, apuntar-localizacion, rafaga-de-tres-balas, fuego-automatico,
+dispersion, apuntar, recarga,
 escapar, apretar, soltar, otra; defensas: bloqueo, esquiva, parada.
 Estados: derribado, desequilibrado, cegado, inmovilizado, atado, sorprendido, aturdido."""
 
@@ -127,7 +129,7 @@ Estados: derribado, desequilibrado, cegado, inmovilizado, atado, sorprendido, at
 CHIP_NAMES = {
     "fuego-automatico": "F. automático", "disparos-multiples": "Disparo", "rafaga-de-tres-balas": "Ráfaga",
     "estaca": "Estaca", "escapar": "Escapar", "apretar": "Apretar", "soltar": "Soltar", "otra": "Otra",
-    "longitud-del-arma": "Long. arma",
+    "longitud-del-arma": "Long. arma", "apuntar-localizacion": "Localización",
 }
 TRAIT_NAMES = {
     "des": "Destreza", "fue": "Fuerza", "per": "Percepción", "ast": "Astucia", "res": "Resistencia",

@@ -228,6 +228,29 @@ def test_aim_any_other_action_cancels_it_with_a_warning():
     assert sh(s, "Kara").aim == 0
 
 
+def test_aim_even_a_defensive_action_cancels_the_benefits():
+    """§6.7: «Cualquier acción realizada mientras se apunta, incluso una acción
+    defensiva, cancela los beneficios obtenidos»: Kara's total-defense dodge."""
+    s = session(*SOLO)
+    _aim_turns(s, 2)
+    for line in ("iniciativa Kara 10", "iniciativa Matón 5", "siguiente", "declara maton golpe",
+                 "declara kara defensa-total esquiva", "maton actua a kara exitos=1"):
+        s.execute(line)
+    assert sh(s, "Kara").aim == 2
+    s.execute("kara defiende esquiva exitos=2")
+    assert sh(s, "Kara").aim == 0
+
+
+def test_aim_a_reload_cancels_the_benefits():
+    """§6.7: «Any other action, declared or aborted, resets it to 0»: Recarga too."""
+    s = session(*SOLO)
+    _aim_turns(s, 2)
+    for line in ("iniciativa Kara 10", "iniciativa Matón 5", "siguiente", "declara maton otra:3",
+                 "declara kara recarga", "kara actua"):
+        s.execute(line)
+    assert sh(s, "Kara").aim == 0
+
+
 def test_aim_is_the_turns_only_action():
     s = session(*SOLO, "iniciativa Kara 10", "iniciativa Matón 5", "siguiente", "declara maton otra:3")
     assert refused(s, "declara kara apuntar esquiva") == (

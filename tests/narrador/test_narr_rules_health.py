@@ -167,6 +167,22 @@ def test_aturdido_before_acting_loses_this_turns_actions_and_defenses():
     refused(s, "kara defiende esquiva exitos=3")
 
 
+def test_aturdido_at_its_own_place_before_acting_loses_this_turns_action_only():
+    """§10 Aturdido, precisely: «If it has not acted this turn, it loses this turn's
+    action(s) … The condition ends when its place has passed in the turn whose action
+    it lost»: its place has come (Kara is done) but Matón has not acted yet."""
+    s = session(*CAST, *T1, "siguiente", "declara cadaver golpe", "declara victor fuego-automatico",
+                "declara maton disparo", "declara kara disparo", "kara fin")
+    assert s.fight.actor == "Matón"
+    text = said(s, "dano maton 4 letal")
+    assert any("pierde su acción de este turno" in t for t in text), text
+    assert s.fight.actor == "Víctor" and "aturdido" not in conds(s, "Matón")
+    for line in ("turno", *T2, "siguiente", "declara cadaver golpe", "declara victor fuego-automatico",
+                 "declara kara disparo"):
+        s.execute(line)
+    assert s.fight.narr.declarer == "Matón"  # he declares in turn 2: only turn 1's action was lost
+
+
 def test_aturdido_cannot_act_nor_defend_nor_abort():
     s = session(*CAST, *T2, "siguiente", "declara cadaver golpe", "declara victor disparo",
                 "declara kara otra:3 esquiva", "declara maton golpe golpe", "maton actua a kara exitos=2",

@@ -296,12 +296,38 @@ def test_delaying_acts_later_declaring_when_it_acts():
 
 
 def test_delaying_until_the_turns_end_loses_the_action():
+    """§4: «The turn ends when the last in the order has acted (delayed actions not
+    taken by then are lost). Then the next turn's initiative phase starts.»"""
     s = declaring("declara cadaver golpe", "declara victor retrasa", "declara maton disparo",
-                  "declara kara disparo", "kara fin", "maton fin", "cadaver fin")
-    # only the delayer is left: the turn waits for it; `turno` ends it and it is lost
-    assert s.fight.turn == 1
-    s.execute("turno")
-    assert (s.fight.turn, sh(s, "Víctor").status) == (2, "to_declare")
+                  "declara kara disparo", "kara fin", "maton fin")
+    since = len(s.fight.log)
+    s.execute("cadaver fin")
+    # the last in the order has acted: the turn is over, Víctor's delayed action lost
+    assert (s.fight.turn, s.fight.narr.phase, sh(s, "Víctor").status) == (2, "initiative", "to_declare")
+    assert any("Víctor" in t and "pierde" in t for t in texts(s, since))
+
+
+def test_a_delayer_acts_later_not_before_its_own_place():
+    """§1 Retrasar «act later in the turn»; §6.9 «it may then act at any later point of
+    the action phase»: before its own place (Cadáver 8 while Kara 13 acts) it is refused."""
+    s = declaring("declara cadaver retrasa", "declara victor fuego-automatico", "declara maton disparo",
+                  "declara kara disparo")
+    assert s.fight.actor == "Kara"
+    text = refused(s, "cadaver actua golpe a kara exitos=1")
+    assert text.startswith("Cadáver retrasó su acción: actúa después de su momento (8)")
+
+
+def test_a_delayer_whose_place_has_passed_acts_between_two_others():
+    """§6.9: once its place has passed, the delayer acts «between two others' actions»."""
+    s = declaring("declara cadaver golpe", "declara victor retrasa", "declara maton disparo",
+                  "declara kara disparo")
+    refused(s, "victor actua disparo a maton exitos=1")  # Kara (13) acts: Víctor's 10 is later
+    s.execute("kara fin")
+    refused(s, "victor actua disparo a maton exitos=1")  # Matón (13)
+    s.execute("maton fin")
+    assert s.fight.actor == "Cadáver"
+    s.execute("victor actua disparo a maton exitos=0")
+    assert (sh(s, "Víctor").status, s.fight.actor) == ("acted", "Cadáver")
 
 
 def test_delaying_one_can_still_abort_before_acting():
@@ -330,3 +356,15 @@ def test_end_of_turn_resets_the_willpower_limit_declarations_and_shots():
 def test_end_of_turn_points_do_not_come_back():
     s = session(*CAST, "fv kara -1", *T1, "siguiente", "turno")
     assert sh(s, "Kara").points == 4
+
+
+def test_a_note_given_turns_ends_with_its_last_turn():
+    """COMMANDS.md `nota NAME TEXTO [turnos=N]` (shared by every ruleset): the note
+    ends by itself at the end of its last turn, logged; one without turns stays."""
+    s = session(*CAST, *T1, "nota Kara cojea turnos=1", "nota Matón herido")
+    assert [(n.text, n.until) for n in s.fight.find("Kara").notes] == [("cojea", 1)]
+    s.execute("turno")
+    assert s.fight.turn == 2
+    assert s.fight.find("Kara").notes == ()
+    assert [n.text for n in s.fight.find("Matón").notes] == ["herido"]
+    assert any("−nota «cojea» (fin de su duración)" in e.text for e in s.fight.log)

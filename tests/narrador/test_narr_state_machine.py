@@ -854,12 +854,13 @@ def test_no_abort_after_acting_when_a_delayer_steps_in():
     """Found by the machine (fixed since): Ana has performed the first of her two
     blows; a delayer attacks her during her go; her abort was accepted.  §7.4.1:
     «Si tu personaje ya ha actuado este turno, no podrá defenderse contra el ataque»
-    (abort allowed only «while it has not acted yet this turn»)."""
+    (abort allowed only «while it has not acted yet this turn»).  The delayer's place
+    (20) is before Ana's: it may act only once its place has passed (§6.9)."""
     session = play("alta Ana des=4 ast=4 fv=3 res=2 rasgos=pelea:4,esquivar:3",
                    "alta Bruno des=3 ast=3 fv=2 res=3 rasgos=pelea:3",
                    "alta Cora des=2 ast=2 fv=2 res=3 rasgos=pelea:3",
-                   "iniciativa Ana 15", "iniciativa Bruno 9", "iniciativa Cora 4", "siguiente",
-                   "declara Cora retrasa", "declara Bruno golpe", "declara Ana golpe:9 golpe:9",
+                   "iniciativa Ana 15", "iniciativa Bruno 9", "iniciativa Cora 20", "siguiente",
+                   "declara Bruno golpe", "declara Ana golpe:9 golpe:9", "declara Cora retrasa",
                    "Ana actua a Bruno exitos=2", "dano Bruno 1 letal", "Cora actua golpe a Ana exitos=3")
     before = session.fight
     assert any(d.done and not d.defense for d in before.find("Ana").sheet.declared)

@@ -24,11 +24,13 @@ KEYWORDS = {
     "release": "suelta", "emboscada": "emboscada", "ambush": "emboscada", "municion": "municion",
     "ammo": "municion", "cambiar": "cambiar", "swap": "cambiar", "nombre": "nombre", "title": "nombre",
     "nota": "nota", "note": "nota", "revelar": "revelar", "reveal": "revelar", "ocultar": "ocultar",
-    "hide": "ocultar",
+    "hide": "ocultar", "sorpresa": "sorpresa", "surprise": "sorpresa",
 }
 ACTIONS = {"actua": "actua", "act": "actua", "defiende": "defiende", "defend": "defiende",
            "aborta": "aborta", "abort": "aborta", "retrasa": "retrasa", "delay": "retrasa",
            "fin": "fin", "done": "fin"}
+#: `dano … tras-absorcion` (SYSTEMS §3.2): a word that says what is always so.
+AFTER_SOAK = ("tras-absorcion", "after-soak")
 SIDES = {"pj": "pj", "pc": "pj", "pnj": "pnj", "npc": "pnj"}
 TARGET_WORDS = frozenset({"a", "contra", "at", "vs", "to"})
 SPECIAL_DECLARATIONS = ("retrasa", "defensa-total")
@@ -40,7 +42,7 @@ USAGE = {
              " [ambidiestro] [rasgos=pelea:3,esquivar:4] [bando=…] [oculto] [privado]"),
     "arma": "arma NOMBRE ARMA [dano=N] [alcance=N] [cad=N] [cargador=N+1] [auto] [mira]",
     "declara": "declara NOMBRE ACCION[:RESERVA] [ACCION[:RESERVA] …]",
-    "dano": "dano NOMBRE N letal|contundente",
+    "dano": "dano NOMBRE N letal|contundente [tras-absorcion]",
     "estado": "estado NOMBRE +ESTADO | -ESTADO",
 }
 
@@ -72,8 +74,15 @@ def parse(line: str, fight: Fight) -> object:
         return nc.Initiative(name, value)
     if keyword == "declara":
         return _parse_declare(fight, rest)
+    if keyword == "sorpresa":
+        names = take_names(fight, rest)
+        if not names:
+            raise Refusal("Se usa «sorpresa NOMBRE …»")
+        return cmd.Surprise(names)
     if keyword == "dano":
         c, rest = take_name(fight, rest)
+        if len(rest) == 3 and slug(rest[2]) in AFTER_SOAK:
+            rest = rest[:2]  # the levels are always after soak (SYSTEMS §3.5): the word changes nothing
         if len(rest) != 2 or fold(rest[1]) not in ("letal", "contundente", "lethal", "bashing"):
             raise Refusal(f"Se usa «{USAGE['dano']}» (niveles tras la absorción)")
         return nc.Damage(c.name, number(rest[0], "Niveles de daño"), fold(rest[1]) in ("letal", "lethal"))

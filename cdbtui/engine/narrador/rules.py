@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from .. import commands as cmd
 from ..conditions import HANDLERS as _CDB_CONDITIONS
+from ..conditions import expire_notes
 from ..errors import Refusal
 from ..extras import HANDLERS as _CDB_EXTRAS
 from ..limits import check_state, vouch
@@ -318,9 +319,34 @@ def _next_actor(fight: Fight) -> Fight:
             fight = evolve(fight, actor=None)
             continue
         return log(fight, f"Le toca a {name} ({s.initiative})", [name], kind=LogKind.TURN)
-    if any(sheet(get(fight, n)).status == "delaying" for n in part(fight).order):
-        return fight  # the delayers may still act; `turno` ends the turn
-    return _end_turn(fight)
+    return _end_turn(_lose_delays(fight))
+
+
+def _lose_delays(fight: Fight) -> Fight:
+    """The last in the order has acted: the turn ends, and the delayed actions not
+    taken by then are lost (§4, §6.9)."""
+    waiting = [n for n in part(fight).order if sheet(get(fight, n)).status == "delaying"]
+    if not waiting:
+        return fight
+    return log(fight, "Fin del turno: " + ", ".join(waiting) + " pierde(n) la acción retrasada", waiting,
+               kind=LogKind.TURN)
+
+
+def _place_passed(fight: Fight, name: str) -> bool:
+    """Whether the place of `name` in this turn's order has passed (§6.9: a delayer
+    acts «at any later point of the action phase»): someone after it in the order has
+    had its place (everyone still waiting for theirs comes after it).  **Decision:**
+    while the go of one before it is ending (its last attack still being resolved),
+    its place has not passed yet."""
+    order = part(fight).order
+    if name not in order:
+        return True  # not in this turn's order: no place to wait for
+    mine = order.index(name)
+    waiting = [i for i, n in enumerate(order) if sheet(get(fight, n)).status in ("declared", "stunned")]
+    reached = waiting[0] if waiting else len(order)
+    if fight.actor is not None and fight.actor in order and order.index(fight.actor) < mine:
+        return False
+    return mine < reached
 
 
 def _pending_actions(s: NarrSheet) -> list[int]:
@@ -338,8 +364,9 @@ def _finish(fight: Fight, name: str, why: str | None = None) -> Fight:
 
 def _end_turn(fight: Fight) -> Fight:
     """The next turn's initiative phase (§4, §13): what lasted this turn ends,
-    delayed actions are lost, the Willpower point is available again."""
-    fight = _close_attack(fight)
+    delayed actions are lost, the Willpower point is available again; notes given
+    turns (`nota … turnos=N`) that end with this one go."""
+    fight = expire_notes(_close_attack(fight), fight.turn)
     ending = fight.turn
     renewed = []
     copies: list[Combatant] = []
@@ -380,8 +407,8 @@ _with_sheet = copier_of(Combatant, ("sheet",), {"sheet": "sheet"})
 
 
 def _new_turn(fight: Fight, command: cmd.NewTurn) -> Fight:
-    if part(fight).phase == "initiative" and not any(sheet(c).status != "to_declare" for c in fight.combatants):
-        raise Refusal("El turno aún no ha empezado: escribe las iniciativas y «siguiente»")
+    """`turno` from any phase, the initiative phase included (SYSTEMS §3.5): the turn
+    ends (delayed and undone actions are lost) and the next initiative phase starts."""
     still = {c.name for c in fight.combatants if c.sheet.status in ("declared", "delaying", "to_declare")}
     waiting = [n for n in part(fight).order if n in still]
     if waiting:
@@ -472,13 +499,22 @@ def _declare(fight: Fight, command: nc.Declare) -> Fight:
     return _next_declarer(fight)
 
 
+#: The shots that count one each against Cadencia (§9; a burst counts 1).
+_SINGLE_SHOTS = ("disparo", "disparos-multiples", "rafaga-de-tres-balas", "apuntar-localizacion")
+
+
 def _check_declared_fire(name: str, s: NarrSheet, declared: list[Declared]) -> None:
     weapon = next((w for w in s.weapons if w.ranged), None)
-    shots = sum(1 for d in declared if d.action in ("disparo", "disparos-multiples", "rafaga-de-tres-balas"))
+    shots = sum(1 for d in declared if d.action in _SINGLE_SHOTS)
     if weapon is None:
         return
-    if shots > weapon.rate > 0:
-        raise Refusal(f"Cadencia {weapon.rate}: {name} no puede disparar {shots} veces este turno")
+    two = sum(1 for d in declared if d.action == "dos-armas")
+    main_shots = shots + (two + 1) // 2
+    if main_shots > weapon.rate > 0:
+        raise Refusal(f"Cadencia {weapon.rate}: {name} no puede disparar {main_shots} veces este turno")
+    off = _off_hand_weapon(s)
+    if off is not None and two // 2 > off.rate > 0:
+        raise Refusal(f"Cadencia {off.rate}: {name} no puede disparar {two // 2} veces este turno con {off.name}")
     for d in declared:
         _check_fire_now(name, weapon, d.action, shots_before=0)
 
@@ -496,7 +532,8 @@ def _check_fire_now(name: str, weapon: NWeapon, action: str, shots_before: int) 
             raise Refusal(f"Ráfaga de tres balas: {weapon.name} no puede")
         if weapon.ammo < 3:
             raise Refusal(f"Ráfaga de tres balas necesita 3 balas (quedan {weapon.ammo})")
-    elif action in ("disparo", "disparos-multiples") and weapon.ammo == 0 and weapon.magazine:
+    elif action in (*_SINGLE_SHOTS, "dos-armas") and action != "rafaga-de-tres-balas" \
+            and weapon.ammo == 0 and weapon.magazine:
         raise Refusal(f"{weapon.name} está vacío: recarga")
 
 
@@ -524,10 +561,13 @@ def _check_turn(fight: Fight, name: str) -> NarrSheet:
     if s.status == "delaying":
         return s
     if fight.actor != name:
-        actor = fight.actor
-        when = f"{actor} ({sheet(get(fight, actor)).initiative})" if actor else "nadie"
-        raise Refusal(f"No es el momento de {name}: actúa {when}")
+        raise Refusal(f"No es el momento de {name}: actúa {_actor_text(fight)}")
     return s
+
+
+def _actor_text(fight: Fight) -> str:
+    actor = fight.actor
+    return f"{actor} ({sheet(get(fight, actor)).initiative})" if actor else "nadie"
 
 
 def _act(fight: Fight, command: nc.Act) -> Fight:
@@ -536,6 +576,9 @@ def _act(fight: Fight, command: nc.Act) -> Fight:
     fight = _close_attack(fight)
     s = sheet(get(fight, name))
     if s.status == "delaying":
+        if not _place_passed(fight, name):
+            raise Refusal(f"{name} retrasó su acción: actúa después de su momento ({s.initiative}),"
+                          f" no antes; ahora actúa {_actor_text(fight)}")
         if command.action is None:
             raise Refusal(f"{name} retrasó su acción: di cuál hace («{name} actua ACCION …»)")
         m = find_maneuver(command.action)
@@ -583,6 +626,8 @@ def _perform(fight: Fight, name: str, d: Declared, m: Maneuver, command: nc.Act)
         aim = min(s.aim + gain, cap)
         fight = edit(fight, name, aim=aim, aim_scope=s.aim_scope or gain > 1)
         return log(fight, f"{name} apunta: +{aim} dados al siguiente disparo", [name])
+    if s.aim and m.id not in _AIMED_SHOTS:
+        fight = _lose_aim(fight, name)
     if m.id == "recarga":
         weapon = next((w for w in s.weapons if w.magazine), None)
         if weapon is None:
@@ -595,9 +640,6 @@ def _perform(fight: Fight, name: str, d: Declared, m: Maneuver, command: nc.Act)
         fight = _set_weapon(fight, name, evolve(weapon, ammo=full))
         fight = edit(fight, name, reloading=0)
         return log(fight, f"{name} recarga {weapon.name}: {weapon.ammo} → {full}", [name])
-    if s.aim and m.id not in ("disparo", "disparos-multiples", "rafaga-de-tres-balas", "fuego-automatico",
-                              "dispersion"):
-        fight = edit(fight, name, aim=0, aim_scope=False)
     if m.id == "soltar":
         return _release(fight, name)
     if m.id == "escapar":
@@ -613,6 +655,20 @@ def _perform(fight: Fight, name: str, d: Declared, m: Maneuver, command: nc.Act)
     return _attack(fight, name, target, d, m, command)
 
 
+#: The shots that use the aim (§6.7: «el siguiente disparo»); any other action loses it.
+_AIMED_SHOTS = (*_SINGLE_SHOTS, "dos-armas", "fuego-automatico", "dispersion")
+
+
+def _lose_aim(fight: Fight, name: str) -> Fight:
+    """§6.7: «Cualquier acción realizada mientras se apunta, incluso una acción
+    defensiva, cancela los beneficios obtenidos»: the aim goes back to 0."""
+    s = sheet(get(fight, name))
+    if not s.aim:
+        return fight
+    fight = edit(fight, name, aim=0, aim_scope=False)
+    return log(fight, f"{name} pierde lo apuntado (+{s.aim}): hace otra cosa", [name], kind=LogKind.RULE)
+
+
 def _set_weapon(fight: Fight, name: str, weapon: NWeapon) -> Fight:
     s = sheet(get(fight, name))
     return edit(fight, name, weapons=tuple(weapon if w.name == weapon.name else w for w in s.weapons))
@@ -625,6 +681,11 @@ def _attack(fight: Fight, name: str, target: str, d: Declared, m: Maneuver, comm
     weapon = next((w for w in s.weapons if w.ranged == ranged), None)
     extra = 0
     notes = []
+    off_hand = m.id == "dos-armas" and _off_hand_turn(s)
+    if off_hand:
+        weapon = _off_hand_weapon(s)
+        if weapon is None:
+            raise Refusal(f"Dos armas: {name} no lleva una segunda arma a distancia («arma {name} ARMA»)")
     if ranged:
         if weapon is None:
             raise Refusal(f"{name} no tiene arma a distancia")
@@ -658,14 +719,17 @@ def _attack(fight: Fight, name: str, target: str, d: Declared, m: Maneuver, comm
     cover = max(t.cover, 1 if t.has("derribado") else 0) if ranged else 0  # on the ground: light cover
     own_cover = max(s.cover - 1, 0) if ranged else 0  # shooting back from cover (§8.3 Cobertura)
     difficulty = base + m.difficulty + cover + own_cover + _own_penalties(s, fight.turn)
-    for word, dif, dice_bonus, label in _WORD_MODS:
-        if word in command.words:
-            difficulty += dif
-            extra += dice_bonus
-            notes.append(label)
+    more_difficulty, more_dice, damage_bonus, more_notes = _attack_words(s, m, command, off_hand)
+    difficulty += more_difficulty
+    extra += more_dice
+    notes += more_notes
     if "a-ciegas" in command.words and ranged:
         fight = log(fight, "Aviso: a ciegas, la mayoría de los ataques a distancia no pueden ni hacerse",
                     [name], warning=True, kind=LogKind.RULE)
+    if ranged and s.has("cegado"):
+        fight = log(fight, f"Aviso: {name} está cegado: la mayoría de los ataques a distancia no pueden ni"
+                           " hacerse", [name], warning=True, kind=LogKind.RULE)
+    fight = _warn_difficulty(fight, name, difficulty)
     live = dice(s, d, extra=extra)
     if command.successes is not None:
         successes = command.successes
@@ -675,9 +739,11 @@ def _attack(fight: Fight, name: str, target: str, d: Declared, m: Maneuver, comm
             raise Refusal(f"No sé la reserva de {name}: escribe los éxitos («exitos=N»)")
         fight, successes, rolled = roll_pool(fight, live, min(difficulty, 10))
         rolled = f" (tira {live}: {rolled})"
+    if m.id == "dispersion" and successes > 0:
+        successes, rolled = _one_person_scatter(successes, rolled)
     if t.has("atado"):
         successes = max(successes, 1)
-    damage = _damage_dice(s, m, weapon)
+    damage = _damage_dice(s, m, weapon) + damage_bonus
     pool_text = "?" if live is None else str(live)
     fight = with_part(fight, attack=PendingAttack(name, target, m.id, max(successes, 0), damage, ranged,
                                                   m.lethal or (weapon is not None and weapon.lethal and m.damage == "arma")))
@@ -692,15 +758,71 @@ def _attack(fight: Fight, name: str, target: str, d: Declared, m: Maneuver, comm
     return log(fight, text, [name, (target, Role.TARGET)])
 
 
-#: Attack words (§8.2): (word, difficulty, dice, what the log says).
+#: Attack words (§8.2): (word, difficulty, dice, damage dice, what the log says); the
+#: called shots' table: Medio +1 dif., daño 0; Pequeño +2, +1; Diminuto +3, +2.
 _WORD_MODS = (
-    ("flanco", 0, 1, "+1 dado por el flanco"),
-    ("espalda", 0, 2, "+2 dados por la espalda"),
-    ("a-ciegas", 2, 0, "+2 dif. a ciegas"),
-    ("localizacion-medio", 1, 0, "+1 dif. localización media"),
-    ("localizacion-pequeno", 2, 0, "+2 dif. localización pequeña (+1 daño)"),
-    ("localizacion-diminuto", 3, 0, "+3 dif. localización diminuta (+2 daño)"),
+    ("flanco", 0, 1, 0, "+1 dado por el flanco"),
+    ("espalda", 0, 2, 0, "+2 dados por la espalda"),
+    ("a-ciegas", 2, 0, 0, "+2 dif. a ciegas"),
+    ("localizacion-medio", 1, 0, 0, "+1 dif. localización media"),
+    ("localizacion-pequeno", 2, 0, 1, "+2 dif. localización pequeña (+1 daño)"),
+    ("localizacion-diminuto", 3, 0, 2, "+3 dif. localización diminuta (+2 daño)"),
 )
+
+
+def _attack_words(s: NarrSheet, m: Maneuver, command: nc.Act, off_hand: bool) -> tuple[int, int, int, list[str]]:
+    """The attack's words (§8.2) and Dos Armas' off hand (§8.3): the difficulty, dice
+    and damage dice they add, and what the log says of them.  A called shot is not
+    possible with Fuego automático («no puede apuntar a partes especificas del cuerpo
+    cuando utiliza fuego automático»)."""
+    words = command.words
+    called = [w for w in words if w.startswith("localizacion-")]
+    if called and m.id == "fuego-automatico":
+        raise Refusal("Con fuego automático no se puede apuntar a una localización"
+                      " («no puede apuntar a partes especificas del cuerpo»)")
+    if m.id == "apuntar-localizacion" and not called:
+        words = (*words, "localizacion-medio")  # **Decision:** no size named: a medium location
+    difficulty = dice_added = damage = 0
+    notes = []
+    if off_hand and not s.ambidextrous:
+        difficulty += 1
+        notes.append("+1 dif. mano mala")
+    for word, dif, dice_bonus, more_damage, label in _WORD_MODS:
+        if word in words:
+            difficulty += dif
+            dice_added += dice_bonus
+            damage += more_damage
+            notes.append(label)
+    return difficulty, dice_added, damage, notes
+
+
+def _warn_difficulty(fight: Fight, name: str, difficulty: int) -> Fight:
+    """SYSTEMS §3.3 Warnings: «a difficulty above 10»; it stays 10 and the tracker says
+    how many points over (§3: “dificultad 10 (+1): el Narrador decide”)."""
+    if difficulty <= 10:
+        return fight
+    return log(fight, f"Aviso: {name}: {difficulty_text(difficulty)}", [name], warning=True, kind=LogKind.RULE)
+
+
+def _one_person_scatter(successes: int, rolled: str) -> tuple[int, str]:
+    """§8.3 Dispersión at one person alone: «sólo la mitad de los éxitos»; **Decision**
+    (§8.3): rounded down.  An attack names one target, so it is always one person."""
+    half = successes // 2
+    return half, f"{rolled} (dispersión a una sola persona: la mitad de {successes} = {half})"
+
+
+def _off_hand_weapon(s: NarrSheet) -> NWeapon | None:
+    """Dos Armas (§8.3): the second ranged weapon is the one in the off hand."""
+    ranged = [w for w in s.weapons if w.ranged]
+    return ranged[1] if len(ranged) > 1 else None
+
+
+def _off_hand_turn(s: NarrSheet) -> bool:
+    """**Decision** (§8.3 Dos Armas, the seed names no order): the shots of a Dos Armas
+    alternate, the first with the main hand, the second with the off hand, and so on;
+    `s` has the shot being made already marked done."""
+    done = sum(1 for d in s.declared if d.action == "dos-armas" and d.done)
+    return done % 2 == 0
 
 
 def _own_penalties(s: NarrSheet, turn: int) -> int:
@@ -819,6 +941,7 @@ def _defend(fight: Fight, command: nc.Defend) -> Fight:
     if live is not None and live <= 0:
         raise Refusal(f"{name} no tiene dados para defenderse ({what})")
     fight = fight.replace(evolve(get(fight, name), sheet=evolve(s, defenses=k)))
+    fight = _lose_aim(fight, name)  # §6.7: «incluso una acción defensiva»
     return _resolve_defense(fight, name, attack, m, live, command.successes, what)
 
 
@@ -826,11 +949,12 @@ def _resolve_defense(fight: Fight, name: str, attack: PendingAttack, m: Maneuver
                      successes: int | None, what: str) -> Fight:
     defender = sheet(get(fight, name))
     difficulty = BASE + (1 if attack.action == "dispersion" and m.id == "esquiva" else 0) + _own_penalties(defender, fight.turn)
+    fight = _warn_difficulty(fight, name, difficulty)
     rolled = ""
     if successes is None:
         if live is None:
             raise Refusal(f"No sé la reserva de defensa de {name}: escribe los éxitos («exitos=N»)")
-        fight, successes, rolled = roll_pool(fight, live, difficulty)
+        fight, successes, rolled = roll_pool(fight, live, min(difficulty, 10))
         rolled = f" (tira: {rolled})"
         successes = max(successes, 0)
     pool = "?" if live is None else str(live)
@@ -976,7 +1100,7 @@ def _damage(fight: Fight, command: nc.Damage) -> Fight:
     if attack is not None and attack.target == name:
         fight = _close_attack(fight)
     if command.levels > threshold and not s.out:
-        acted = s.status in ("acted",) or fight.actor == name
+        acted = _has_acted(s)
         until = fight.turn + 1 if acted else fight.turn
         s2 = sheet(get(fight, name))
         declared = tuple(d for d in s2.declared if not d.defense or d.done) if acted else s2.declared
@@ -995,6 +1119,13 @@ def _damage(fight: Fight, command: nc.Damage) -> Fight:
     if part(fight).declarer == name and sheet(get(fight, name)).status in ("stunned", "out"):
         fight = _next_declarer(fight)  # the declarer knocked out while declaring: the next
     return fight
+
+
+def _has_acted(s: NarrSheet) -> bool:
+    """Whether `s` has acted this turn (§10 Aturdido, precisely): its go is over, or it
+    has performed a declared non-defensive action.  Its place having come is not
+    enough: stunned there before acting, it loses this turn's action, not the next."""
+    return s.status == "acted" or any(d.done and not d.defense for d in s.declared)
 
 
 def _willpower(fight: Fight, command: nc.Willpower) -> Fight:
@@ -1025,7 +1156,7 @@ def _condition(fight: Fight, command: nc.SetCondition) -> Fight:
         if id == "derribado":
             s = evolve(s, ini_penalty=2)
         if id == "aturdido":
-            acted = s.status == "acted"
+            acted = _has_acted(s)
             s = evolve(s, conditions=tuple(NCondition("aturdido", None, fight.turn + 1 if acted else fight.turn)
                                            if c.id == "aturdido" else c for c in s.conditions))
         fight = fight.replace(evolve(get(fight, name), sheet=s))
@@ -1104,6 +1235,23 @@ def _ambush(fight: Fight, command: nc.Ambush) -> Fight:
                       " defenderse", [a, b])
 
 
+def _surprise(fight: Fight, command: cmd.Surprise) -> Fight:
+    """`sorpresa NAME …` (§7.7 Decision): a surprise the GM declares forbids Bloqueo
+    and Parada for that combatant in turn 1 (it is `sorprendido`); Esquiva is still
+    allowed.  **Decision:** only in turn 1 (after it, nobody is surprised)."""
+    if fight.turn != 1:
+        raise Refusal("La sorpresa vale para el turno 1: ya estamos en el turno " + str(fight.turn))
+    names = [get(fight, n).name for n in command.names]
+    for name in names:
+        if sheet(get(fight, name)).has("sorprendido"):
+            raise Refusal(f"{name} ya está sorprendido")
+    for name in names:
+        s = sheet(get(fight, name))
+        fight = edit(fight, name, conditions=(*s.conditions, NCondition("sorprendido", None, 1)))
+    return log(fight, f"Sorpresa: {', '.join(names)} no puede(n) bloquear ni parar en el turno 1", names,
+               kind=LogKind.CONDITION)
+
+
 def _ammo(fight: Fight, command: nc.Ammo) -> Fight:
     name = get(fight, command.name).name
     s = sheet(get(fight, name))
@@ -1140,7 +1288,7 @@ _HANDLERS: dict[type, Callable[[Fight, object], Fight]] = {
     cmd.Next: _next, cmd.Begin: _next, cmd.NewTurn: _new_turn, nc.Declare: _declare, nc.Act: _act,
     nc.Defend: _defend, nc.Abort: _abort, nc.Delay: _delay, nc.EndGo: _end_go, nc.Damage: _damage,
     nc.Willpower: _willpower, nc.SetCondition: _condition, nc.Level: _level, nc.Grapple: _grapple,
-    nc.Ambush: _ambush, nc.Ammo: _ammo, cmd.Remove: _remove,
+    nc.Ambush: _ambush, cmd.Surprise: _surprise, nc.Ammo: _ammo, cmd.Remove: _remove,
     cmd.Rename: _CDB_EXTRAS[cmd.Rename], cmd.Note: _CDB_CONDITIONS[cmd.Note],
     cmd.Reveal: _CDB_CONDITIONS[cmd.Reveal],
 }

@@ -153,17 +153,20 @@ class FightScreen(Screen):
         self.query_one(SheetView).show(fight, selected)
         self.query_one(SidePanel).show(fight, selected)
         self.query_one(FightLog).show(fight.log if fight is not None else ())
-        self._refresh_bindings_if_changed()
+        self.call_after_refresh(self._refresh_bindings_if_changed)  # the sheet is painted first
 
     def show_selection(self, fight: Fight | None, selected: str | None) -> None:
         if not self._ready or _other_rules(fight):
             return
         self.query_one(SheetView).select(selected)
         self.query_one(SidePanel).show(fight, selected)
-        self._refresh_bindings_if_changed()
+        self.call_after_refresh(self._refresh_bindings_if_changed)  # the sheet is painted first
 
     def _refresh_bindings_if_changed(self) -> None:
         """Refresh the footer only when the set of keys that apply changes.
+
+        Run after the screen's refresh (`call_after_refresh`): the sheet and the panel
+        a key changed reach the terminal first, the footer a frame later at most.
 
         A refresh makes Textual ask `check_action` of every binding again and the
         footer (`KeyBar`) repaint; most commands leave the same keys applicable.

@@ -209,14 +209,14 @@ class ListFightScreen(Screen):
         self.query_one("#panel", SidePanel).show(fight, selected)
         self._show_more(fight)
         self.query_one(FightLog).show(fight.log if fight is not None else ())
-        self._refresh_bindings_if_changed()
+        self.call_after_refresh(self._refresh_bindings_if_changed)  # the sheet is painted first
 
     def show_selection(self, fight: Fight | None, selected: str | None) -> None:
         if not self._ready:
             return
         self.query_one(self.LIST).select(selected)
         self.query_one("#panel", SidePanel).show(fight, selected)
-        self._refresh_bindings_if_changed()
+        self.call_after_refresh(self._refresh_bindings_if_changed)  # the sheet is painted first
 
     def _refresh_bindings_if_changed(self) -> None:
         signature = tuple(bool(self.applies(key.action_name, parse_action(key.action)[2]))

@@ -125,10 +125,8 @@ class NarrFightScreen(ListFightScreen):
                 False, "La iniciativa se escribe en la fase de iniciativa (al empezar cada turno)")
         if kind == "condition":
             return YES if selected is not None else Verdict(False, NOBODY)
-        if kind == "new_turn":
-            started = phase != "initiative" or any(
-                narrlist.sheet_of(c).status != "to_declare" for c in fight.combatants)
-            return YES if started else Verdict(False, "El turno aún no ha empezado: iniciativas y «siguiente»")
+        if kind == "new_turn":  # from any phase (SYSTEMS §3.5)
+            return YES
         if kind == "act":
             if phase != "act":
                 return Verdict(False, NO_ACTOR.format(phase=PHASES.get(phase, phase)))
