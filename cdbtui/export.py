@@ -44,6 +44,7 @@ from .players import (
     visible,
 )
 from .printable import literal
+from .engine.csystem.common import current_fight
 from .view import csystem as cs_view
 from .view import narrador as narr_view
 from .view.sheet import WITH_LEFT_IN_BRACKETS, conditions_text, note_text
@@ -257,7 +258,7 @@ def _cs_report(fight: Fight, for_players: bool) -> Report:
     """The C-System export: the list in initiative order with final states, and the
     log turn by turn; for players, from `players.cs_players_fight` (no hidden PNJ,
     no private PNJ's numbers, only the log entries they may read)."""
-    seen = cs_players_fight(fight) if for_players else fight
+    seen = cs_players_fight(fight) if for_players else current_fight(fight)  # as it stands this turn
     roster = tuple(_cs_row(c, seen, for_players) for c in cs_view.in_order(seen))
     details = [f"Reglas: {cs_view.RULES_LABEL}"]
     details.append(f"Turnos: {fight.turn}" if fight.started else "Sin empezar")

@@ -38,6 +38,7 @@ from __future__ import annotations
 from attrs import evolve, field, frozen
 
 from .engine.countdown import fixes_moment, follow_countdown, next_go, next_moment
+from .engine.csystem.common import at_turn
 from .engine.csystem.model import CsCondition, CsSheet, Weapon, part_of
 from .engine.model import (
     STATUS_ES,
@@ -467,6 +468,7 @@ def _hidden_name(fight: Fight, name: str) -> bool:
     return other is None or other.hidden
 
 
+@at_turn
 def cs_player_actor(fight: Fight) -> str | None:
     """Whose go players see: the actor if visible; while a hidden PNJ has its go,
     the visible combatant who acts next (the first in the order who has not had
@@ -486,6 +488,7 @@ def cs_player_actor(fight: Fight) -> str | None:
     return None
 
 
+@at_turn
 def cs_players_fight(fight: Fight) -> Fight:
     """A C-System fight as the players see it (`players_fight`'s C-System branch):
     hidden PNJ gone (from the roster and the order), private PNJ's numbers gone

@@ -602,6 +602,9 @@ def _checked_system(fight: Fight, header: str) -> Fight:
     problem = consistency(fight)
     if problem is not None:
         raise SaveError(f"[{header}]: {problem}")
+    if fight.rules == "csystem":
+        from .engine.csystem.rules import stamped
+        fight = stamped(fight)
     return fight
 
 

@@ -29,7 +29,7 @@ from attrs import evolve, frozen
 from ..engine.catalog import RULES_ES
 from ..engine.commands import quote
 from ..engine.csystem import budget
-from ..engine.csystem.common import is_out
+from ..engine.csystem.common import at_turn, current, is_out
 from ..engine.csystem.defense import attack_modifiers, defense
 from ..engine.csystem.model import CsCondition, CsSheet, Prompt
 from ..engine.csystem.tables import CONDITIONS, actions, find_action, tier_of
@@ -197,11 +197,13 @@ def order_of(fight: Fight) -> tuple[str, ...]:
     return fight.cs.order if fight.cs is not None else ()
 
 
+@at_turn
 def ordered(fight: Fight, *, for_players: bool = False) -> list[Combatant]:
     """The combatants in the order of initiative, then those without a place."""
     return ordered_by(fight, order_of(fight), for_players=for_players)
 
 
+@at_turn
 def cs_selection_order(fight: Fight) -> tuple[str, ...]:
     """The order ←/→ walk the rows: the list's, top to bottom."""
     return tuple(c.name for c in ordered(fight))
@@ -347,6 +349,7 @@ def prompt_text(p: Prompt) -> str:
 # ---------------------------------------------------------------- the header
 
 
+@at_turn
 def next_name(fight: Fight, *, for_players: bool = False) -> str | None:
     """Who acts after the current actor: the first in the order who has not had its
     go this turn (CSYSTEM §3.5), or None (the turn ends)."""
@@ -357,6 +360,7 @@ def next_name(fight: Fight, *, for_players: bool = False) -> str | None:
     return None
 
 
+@at_turn
 def seen_actor(fight: Fight, *, for_players: bool = False) -> Combatant | None:
     """Whose go it is; on the players' side a hidden actor's go is shown as the
     next visible one's (the no-gap rule of the countdown, for goes)."""
@@ -367,6 +371,7 @@ def seen_actor(fight: Fight, *, for_players: bool = False) -> Combatant | None:
     return fight.find(found) if found else None
 
 
+@at_turn
 def turn_parts(fight: Fight, *, for_players: bool = False) -> list[str]:
     """["Turno 1", "Actúa: Titán (4.º de 4)", "luego: fin del turno"]."""
     parts = [f"Turno {fight.turn}"]
@@ -387,6 +392,7 @@ def evolve_actor(fight: Fight, name: str) -> Fight:
     return fight if fight.actor == name else evolve(fight, actor=name)
 
 
+@at_turn
 def cs_header(fight: Fight, *, for_players: bool = False) -> str:
     """"Azotea · C-System · Turno 1 · Actúa: Titán (4.º de 4) · luego: fin del turno"."""
     parts = [literal(fight.name), RULES_ES.get(fight.rules, RULES_NAME)]
@@ -395,6 +401,7 @@ def cs_header(fight: Fight, *, for_players: bool = False) -> str:
     return " · ".join([*parts, *turn_parts(fight, for_players=for_players)])
 
 
+@at_turn
 def cs_headline(fight: Fight) -> str:
     """The players' big line: "Turno 2 · Actúa: Centella" (hidden PNJ unseen)."""
     if not fight.started:
@@ -506,6 +513,7 @@ def _make_row(c: Combatant, actor: bool, place: int | None, for_players: bool,
     return cells_
 
 
+@at_turn
 def build_list(fight: Fight, selected: str | None = None, *, for_players: bool = False,
                width: int | None = None) -> RowList:
     """The list of `fight`, `selected` highlighted, fitted to `width` cells (None:
@@ -699,6 +707,7 @@ def _signed(value: int) -> str:
 
 def cs_panel_rows(c: Combatant, fight: Fight) -> tuple[PanelRow, ...]:
     """What the side panel says about a C-System combatant (SYSTEMS.md §2.1)."""
+    c = current(c, fight.turn)
     s = sheet_of(c)
     out = is_out(s)
     used = budget.used_text(s.used)
@@ -761,6 +770,7 @@ def _kinds(type_: str) -> tuple[str, ...]:
             "either": (budget.SIMPLE, budget.COMPLEX)}.get(type_, ())
 
 
+@at_turn
 def action_choices(fight: Fight, name: str) -> tuple[ActionChoice, ...]:
     """The maneuvers and named actions `name` may still take in its go: those its
     budget allows (`budget.allows`) and, for the 11 maneuvers, not used yet this
@@ -769,6 +779,7 @@ def action_choices(fight: Fight, name: str) -> tuple[ActionChoice, ...]:
     return tuple(_choices(fight, name))
 
 
+@at_turn
 def has_action_choice(fight: Fight, name: str) -> bool:
     """Whether `action_choices(fight, name)` has any (found at the first)."""
     return next(_choices(fight, name), None) is not None

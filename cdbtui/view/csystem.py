@@ -17,7 +17,7 @@ from attrs import frozen
 from ..engine.catalog import RULES_ES
 from ..engine.commands import quote
 from ..engine.csystem import budget, health
-from ..engine.csystem.common import is_out
+from ..engine.csystem.common import at_turn, current, is_out
 from ..engine.csystem.common import turn_over as _turn_over
 from ..engine.csystem.defense import cover_level, defense
 from ..engine.csystem.model import CsCondition, CsSheet, Prompt, Weapon, part_of
@@ -64,12 +64,14 @@ def place_of(fight: Fight, name: str) -> int | None:
     return None
 
 
+@at_turn
 def placed(fight: Fight) -> tuple[Combatant, ...]:
     """The combatants with a place, in the order."""
     found = (fight.find(name) for name in order_of(fight))
     return tuple(c for c in found if c is not None)
 
 
+@at_turn
 def in_order(fight: Fight) -> tuple[Combatant, ...]:
     """The combatants in the order's places, then those with no place (roster order)."""
     first = placed(fight)
@@ -87,6 +89,7 @@ def turn_over(fight: Fight) -> bool:
     return _turn_over(fight)
 
 
+@at_turn
 def next_after(fight: Fight) -> Combatant | None:
     """Who acts when the actor's go ends: the first in the order who has not had its
     go this turn (CSYSTEM §3.5), the actor aside; None: the turn ends."""
@@ -97,6 +100,7 @@ def next_after(fight: Fight) -> Combatant | None:
     return None
 
 
+@at_turn
 def header(fight: Fight) -> str:
     """"Azotea · C-System · Turno 1 · Actúa: Titán (4.º de 4) · luego: fin del turno"."""
     parts = [literal(fight.name), RULES_LABEL]
@@ -105,6 +109,7 @@ def header(fight: Fight) -> str:
     return " · ".join([*parts, *turn_parts(fight)])
 
 
+@at_turn
 def turn_parts(fight: Fight) -> list[str]:
     """["Turno 1", "Actúa: Titán (4.º de 4)", "luego: fin del turno"]."""
     parts = [f"Turno {fight.turn}"]
@@ -119,6 +124,7 @@ def turn_parts(fight: Fight) -> list[str]:
     return parts
 
 
+@at_turn
 def headline(fight: Fight) -> str:
     """The players' big line: "Turno 2 · Actúa: Centella"."""
     if not fight.started:
@@ -252,7 +258,7 @@ def weapon_text(w: Weapon, *, secret: bool = False) -> str:
 def start_pending(c: Combatant, fight: Fight) -> bool:
     """`⟳`: an effect waits for the start of its next go (sangrando, moribundo's
     roll, confuso, aturdido, the waking roll)."""
-    s = sheet_of(c)
+    s = sheet_of(current(c, fight.turn))
     if s.acted or s.begun:
         return False
     if any(s.has(id) for id in START_EFFECTS) and not s.has("estabilizado"):
@@ -288,6 +294,7 @@ class Row:
                 self.left, self.defense, self.vitality)
 
 
+@at_turn
 def cs_rows(fight: Fight, *, for_players: bool = False) -> tuple[Row, ...]:
     """The list: one row per combatant in the order, then those with no place."""
     actor = actor_of(fight)
@@ -356,6 +363,7 @@ def pending_lines(combatants: tuple[Combatant, ...], *, for_players: bool = Fals
     return lines
 
 
+@at_turn
 def extra_lines(fight: Fight, combatants: tuple[Combatant, ...], *, for_players: bool = False) -> list[str]:
     """Weapons, notes and those with no place yet."""
     lines = []
@@ -375,6 +383,7 @@ def extra_lines(fight: Fight, combatants: tuple[Combatant, ...], *, for_players:
     return lines
 
 
+@at_turn
 def cs_lines(fight: Fight, *, for_players: bool = False, log_lines: int = 5) -> list[str]:
     """The whole board as lines: header, list, states, prompts, extras, the log."""
     combatants = in_order(fight)
@@ -394,6 +403,7 @@ def cs_lines(fight: Fight, *, for_players: bool = False, log_lines: int = 5) -> 
     return lines
 
 
+@at_turn
 def cs_board_text(fight: Fight, *, log_lines: int = 5, for_players: bool = False) -> str:
     """The plain-text board that `cdbtui do` and `cdbtui show` print."""
     return "\n".join(cs_lines(fight, for_players=for_players, log_lines=log_lines))
@@ -448,6 +458,7 @@ def _combatant_json(c: Combatant, fight: Fight, for_players: bool) -> dict:
     }
 
 
+@at_turn
 def cs_state_json(fight: Fight, *, for_players: bool = False) -> dict:
     """The state contract of `cdbtui show --json` for C-System (SYSTEMS.md §2.4):
     the shared fields first (schema, name, rules, turn, turn_over), then the order."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cdbtui.engine.csystem.common import sheet
+from cdbtui.engine.csystem.common import get, sheet
 from cdbtui.engine.errors import Refusal
 from cdbtui.engine.session import Session
 
@@ -26,7 +26,7 @@ def trio() -> Session:
 
 
 def sh(s: Session, name: str):
-    return sheet(s.fight.find(name))
+    return sheet(get(s.fight, name))  # as it stands in this turn
 
 
 def refused(s: Session, line: str, text: str | None = None) -> str:

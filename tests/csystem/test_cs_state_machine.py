@@ -34,6 +34,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from cdbtui import store
+from cdbtui.engine.csystem.common import current_fight
 from cdbtui.engine.errors import Refusal
 from cdbtui.engine.model import Fight
 from cdbtui.engine.session import Session
@@ -181,6 +182,7 @@ class CsFightMachine(RuleBasedStateMachine):
         actor = after.actor
         if not after.started or actor is None or actor != before.actor:
             return frozenset()
+        after, before = current_fight(after), current_fight(before)  # as each stands in its turn
         now, then = after.find(actor).sheet, before.find(actor).sheet
         if not (now.begun and not now.acted and then.begun and not then.acted):
             return frozenset()
@@ -199,6 +201,7 @@ class CsFightMachine(RuleBasedStateMachine):
         """What one accepted line may do to the goes and the budgets."""
         _, goes_before = turn_goes(before)
         _, goes_after = turn_goes(after)
+        before, after = current_fight(before), current_fight(after)  # as each stands in its turn
         sheet_goes = sum(c.sheet.goes for c in after.combatants)
         sheet_goes_before = sum(c.sheet.goes for c in before.combatants if after.find(c.name))
         assert sheet_goes - sheet_goes_before == goes_after - goes_before, (
@@ -389,7 +392,7 @@ class CsFightMachine(RuleBasedStateMachine):
 
     @invariant()
     def budget_is_a_legal_combination(self):
-        for c in self.session.fight.combatants:
+        for c in current_fight(self.session.fight).combatants:
             s = c.sheet
             assert set(s.used) <= {"complex", "simple"}, (c.name, s.used)
             taken = (s.used.count("complex"), s.used.count("simple"))
@@ -423,6 +426,7 @@ class CsFightMachine(RuleBasedStateMachine):
             assert fight.actor is None
             return
         lifted = self.lifted[-1]
+        fight = current_fight(fight)
         waiting = [n for n in fight.cs.order if not fight.find(n).sheet.acted and n not in lifted]
         assert fight.actor == (waiting[0] if waiting else None), (fight.actor, waiting, fight.cs.order)
 

@@ -110,6 +110,11 @@ class CsSheet:
     #: Its place among ties on every key (the roster order; `cambiar` swaps).
     tie: int = 0
     surprised: bool = False
+    #: The turn this turn's fields (acted, begun, used, maneuvers, the weapons'
+    #: fired) belong to: in a later turn they read as a new turn's (`current`), so
+    #: that a new turn changes no sheet.  None: the fight's current turn (a save
+    #: from before the field; stamped when loaded).
+    turn: int | None = None
     #: This turn: its go is over (or lost).
     acted: bool = False
     #: This turn: its go has begun (the start-of-go effects applied, CSYSTEM §10).

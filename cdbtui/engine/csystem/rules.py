@@ -66,7 +66,7 @@ def _add(fight: Fight, command: cs.Add) -> Fight:
         ini_mod=command.ini_mod, acrobatics="acrobacias" in traits,
         martial_arts=int(traits.get("artes-marciales") or 0) if "artes-marciales" in traits else 0,
         swordsman="espadachin" in traits, robot="robot" in traits,
-        tie=len(fight.combatants),
+        tie=len(fight.combatants), turn=fight.turn,
     )
     c = Combatant(command.name, 0, side=command.side, hidden=command.hidden, private=command.private, sheet=s)
     fight = evolve(fight, combatants=(*fight.combatants, c))
@@ -410,6 +410,16 @@ _HANDLERS: dict[type, Callable[[Fight, object], Fight]] = {
     cmd.Rename: _CDB_EXTRAS[cmd.Rename], cmd.Note: _CDB_CONDITIONS[cmd.Note],
     cmd.Reveal: _CDB_CONDITIONS[cmd.Reveal],
 }
+
+
+def stamped(fight: Fight) -> Fight:
+    """A loaded fight whose sheets don't say which turn their turn's fields belong
+    to (a save from before `CsSheet.turn`): they belong to the turn it was saved in."""
+    if all(not isinstance(c.sheet, CsSheet) or c.sheet.turn is not None for c in fight.combatants):
+        return fight
+    return evolve(fight, combatants=tuple(
+        evolve(c, sheet=evolve(c.sheet, turn=fight.turn))
+        if isinstance(c.sheet, CsSheet) and c.sheet.turn is None else c for c in fight.combatants))
 
 
 def consistency(fight: Fight) -> str | None:

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from ..conditions import expire_notes
 from ..errors import Refusal
-from ..limits import vouch
-from ..model import Combatant, Fight, LogKind, copier_of, evolve
+from ..model import Fight, LogKind, evolve
 from .budget import combinations
 from .common import cond_name, edit, get, is_out, log, part, sheet
 from .defense import defense
 from .health import blocking, drop_condition, lose, prompt_text
-from .model import CsSheet, Prompt
+from .model import Prompt
 from .tables import CONDITIONS
 
 WAKE_AFTER = 10  # «Después de 1 minuto (10 asaltos)»
@@ -24,7 +23,8 @@ STABILIZED_LOSS_EVERY = 100  # «cada 10 minutos» (§9.4)
 
 
 def next_in_order(fight: Fight) -> str | None:
-    waiting = {c.name for c in fight.combatants if not c.sheet.acted}
+    turn = fight.turn
+    waiting = {c.name for c in fight.combatants if not (c.sheet.acted and c.sheet.turn in (turn, None))}
     return next((name for name in part(fight).order if name in waiting), None)
 
 
@@ -47,36 +47,12 @@ def advance(fight: Fight) -> Fight:
     return evolve(fight, actor=None)  # pragma: no cover - bounded above
 
 
-#: What a new turn resets on a sheet (the turn's counts; Defensa's changes wait for
-#: their owner's next start, §10), made once for these fields so that a turn of 200
-#: combatants stays cheap (benchmarks/csystem.py).  Every value is a constant or the
-#: old sheet's own, so `limits.check_state` need not look at a renewed one (`vouch`).
-_renewed_sheet = copier_of(CsSheet, (), {"acted": "False", "used": "()", "maneuvers": "()", "begun": "False"})
-_with_sheet = copier_of(Combatant, ("sheet",), {"sheet": "sheet"})
-
-
 def new_turn(fight: Fight) -> Fight:
-    """The turn after this one: everyone may have a go again; notes given turns
-    (`nota … turnos=N`) that end with this one go."""
+    """The turn after this one: everyone may have a go again (each sheet's turn
+    fields read as reset from now on: `common.current`; no sheet is copied); notes
+    given turns (`nota … turnos=N`) that end with this one go."""
     fight = expire_notes(fight, fight.turn)
-    reset = []
-    copies: list[Combatant] = []
-    sources: list[Combatant] = []
-    for c in fight.combatants:
-        s = c.sheet
-        fired = s.weapons and any(w.fired for w in s.weapons)
-        if not (s.acted or s.used or s.maneuvers or s.begun or fired):
-            reset.append(c)
-            continue
-        s = _renewed_sheet(s)
-        if fired:
-            s = evolve(s, weapons=tuple(w if not w.fired else evolve(w, fired=0) for w in s.weapons))
-        new = _with_sheet(c, s)
-        reset.append(new)
-        copies.append(new)
-        sources.append(c)
-    vouch(copies, sources)
-    fight = evolve(fight, combatants=tuple(reset), turn=fight.turn + 1, actor=None)
+    fight = evolve(fight, turn=fight.turn + 1, actor=None)
     return log(fight, f"— Turno {fight.turn} —", kind=LogKind.TURN)
 
 

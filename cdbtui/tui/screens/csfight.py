@@ -17,6 +17,7 @@ from textual.widgets import Input, Static
 
 from ...engine.commands import quote
 from ...engine.csystem import budget as cs_budget
+from ...engine.csystem.common import current
 from ...engine.csystem.health import BLOCKING as BLOCKING_ROLLS
 from ...engine.model import Fight
 from ...engine.options import YES, Verdict
@@ -150,7 +151,9 @@ class CsFightScreen(ListFightScreen):
         return cslist.cs_header(fight)
 
     def _actor(self, fight: Fight):
-        return fight.find(fight.actor) if fight.started and fight.actor else None
+        """Whose go it is, as it stands in this turn (`csystem.common.current`)."""
+        actor = fight.find(fight.actor) if fight.started and fight.actor else None
+        return current(actor, fight.turn) if actor is not None else None
 
     def _applies_to(self, fight: Fight, action: str, parameters: tuple[object, ...]) -> Verdict:
         """Whether a key applies now, and why not, from the engine's own budget
