@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from cdbtui.engine.csystem import budget
+from cdbtui.engine.csystem import budget, rules
 from cdbtui.engine.csystem.common import get, sheet
 from cdbtui.engine.csystem.defense import defense
 from cdbtui.engine.errors import Refusal
@@ -307,3 +307,39 @@ def test_a_moribundo_go_waits_for_its_con_roll():
     assert any(p.roll == "refleja" for p in sh(s, "B").pending)
     s.execute("refleja B 5")
     assert s.fight.actor == "C"
+
+
+def test_a_new_turn_copies_no_sheet_yet_every_turns_fields_read_reset():
+    """§4.1 (no carry-over): each go starts with a fresh budget.  A new turn changes no
+    combatant (benchmarks/csystem.py): their turn's fields, from the turn before,
+    read as reset (`common.current`) in the engine and in the JSON."""
+    from cdbtui.view.csystem import cs_state_json
+
+    s = trio()
+    s.execute("a simple")
+    s.execute("a fin")
+    s.execute("b compleja")
+    s.execute("b fin")
+    before = s.fight
+    s.execute("c fin")  # the last go: turn 2 begins with A's go
+    after = s.fight
+    assert after.turn == 2 and after.actor == "A"
+    assert after.find("B") is before.find("B")  # not copied
+    assert after.find("B").sheet.acted and after.find("B").sheet.used == ("complex",)  # as stored
+    assert not sh(s, "B").acted and sh(s, "B").used == ()  # as it stands in turn 2
+    rows = {c["name"]: c for c in cs_state_json(after)["combatants"]}
+    assert (rows["B"]["acted"], rows["B"]["used"], rows["C"]["acted"]) == (False, [], False)
+
+
+def test_a_save_without_the_turn_stamp_keeps_what_was_done_in_its_turn():
+    """A C-System save from before `CsSheet.turn`: its sheets' turn fields belong to
+    the turn it was saved in (`rules.stamped`, applied when a save is read)."""
+    from attrs import evolve
+
+    s = trio()
+    s.execute("a simple")
+    s.execute("a fin")
+    legacy = s.fight.replace(*(evolve(c, sheet=evolve(c.sheet, turn=None)) for c in s.fight.combatants))
+    loaded = rules.stamped(legacy)
+    assert {c.sheet.turn for c in loaded.combatants} == {loaded.turn}
+    assert loaded.find("A").sheet.acted and loaded.find("A").sheet.used == ("simple",)
