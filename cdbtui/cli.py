@@ -183,14 +183,18 @@ def _do(args: list[str], folder: Path) -> int:
         save_file = SaveFile.open(path)
         try:
             for line in lines:
-                before = len(save_file.session.fight.log)
+                fight = save_file.session.fight
+                # Where the line's entries start: in CdB's reaction window, before the
+                # advance that followed the last action (RULES.md §3).
+                window = getattr(fight, "window", None)
+                before = len(fight.log) if window is None else min(window.log, len(fight.log))
                 try:
                     outcome = save_file.play(line)
                 except Refusal as refusal:
                     return _fail(f"«{line}»: {refusal_text(refusal)}", 1)
                 if outcome.kind in (UNDO, REDO):
                     said.append(outcome.message)
-                elif outcome.fight.rules in ("csystem", "narrador"):  # SYSTEMS.md: kept, said on stderr
+                else:  # a caution or warning: the command is kept, the warning said on stderr
                     for entry in outcome.fight.log[before:]:
                         if entry.warning:
                             _err(f"cdbtui: {_one_line(entry.text)}")

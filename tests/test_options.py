@@ -116,7 +116,7 @@ def test_a_reaction_is_never_carried():
              "ana gasta 1").fight
     parry = maneuver_option(f, "Ana", "parada")  # 2 AC, 1 left
     assert parry.can is Can.SHORT and parry.missing == 1
-    assert "no tiene AC para parada (le quedan 1, cuesta 2)" in parry.why
+    assert "no tiene AC para parada (le quedan 1): cuesta 2" in parry.why
 
 
 def test_a_cost_above_the_ac_per_turn_is_refused():

@@ -139,7 +139,7 @@ def test_exact_name_beats_a_prefix(session):
     "", "   ", "alta", "alta Ana", "alta Ana ac=x", "alta Ana ac=3 ac=4", "alta Ana ac=3 color=2",
     "alta Ana ac=3 talentos=volar", "momento Mike", "momento Mike siete", "Mike", "Mike gasta",
     "Mike gasta dos", "Mike fin ya", "empezar ya", "estado Mike agarrado", "dano Mike",
-    "dano Mike 3 rd", 'Mike "sin cerrar', "sorpresa", "tirar juntos", "Mike esquivar 2 3",
+    "dano Mike 3 rd", 'Mike "sin cerrar', "sorpresa", "Mike esquivar 2 3",
     "Mike gasta 99999", "nombre",
 ])
 def test_malformed_lines_are_refused_in_spanish(fight, line):

@@ -193,7 +193,7 @@ def test_reaction_refused_when_ac_are_short_with_a_spanish_message(session):
     assert s.fight.find("Sven").ac == 0
     refused(s, "Sven esquivar", r"^Sven no tiene AC para esquivar \(le quedan 0")
     s2 = session("alta A ac=2", "momento A 5", "empezar", "A gasta 1")
-    refused(s2, "A parada", r"A no tiene AC para parada \(le quedan 1, cuesta 2\)")
+    refused(s2, "A parada", r"A no tiene AC para parada \(le quedan 1\): cuesta 2")
 
 
 def test_hold_costs_nothing_follows_the_countdown_and_acts_last(demo):

@@ -191,7 +191,7 @@ def check_reaction_fits(c: Combatant, maneuver: Maneuver, cost: int) -> None:
     """A reaction is never carried over: refuse one that costs more than the AC left."""
     if not completes_now(c, cost):
         raise Refusal(
-            f"{c.name} no tiene AC para {maneuver.name.lower()} (le quedan {c.ac}, cuesta {cost})"
+            f"{c.name} no tiene AC para {maneuver.name.lower()} (le quedan {c.ac}): cuesta {cost}"
         )
 
 

@@ -97,18 +97,38 @@ HOUSE_LINE = 200_000
 NAME_WORDS = NAME_LENGTH // 2 + 1
 
 
+class Quoted(str):
+    """A word typed in quotes: a name in quotes is one name (`take_name`), never
+    the start of a longer one, never merged with the words after it."""
+
+    __slots__ = ()
+
+
 def tokenize(line: str) -> list[str]:
-    """Split a command line; typographic quotes count as quotes; odd spaces and
-    invisible characters typed by accident are normalised (limits.normalise)."""
+    """Split a command line (shlex, POSIX); typographic quotes count as quotes, and a
+    word that was quoted comes back as `Quoted`; odd spaces and invisible characters
+    typed by accident are normalised (limits.normalise)."""
     if len(line) > LINE_LENGTH:
         raise Refusal(f"Orden demasiado larga ({len(line)} caracteres; como mucho {LINE_LENGTH})")
     line = normalise(line)
     for quote in "«»“”„":
         line = line.replace(quote, '"')
+    if '"' not in line and "'" not in line and "\\" not in line:
+        return line.split()  # nothing quoted, no escapes: what shlex would give
+    lexer = shlex.shlex(line, posix=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    words: list[str] = []
+    start = 0
     try:
-        return shlex.split(line, posix=True)
+        while (word := lexer.get_token()) is not None:
+            end = lexer.instream.tell()
+            raw = line[start:end]
+            words.append(Quoted(word) if '"' in raw or "'" in raw else word)
+            start = end
     except ValueError:
         raise Refusal("Comillas sin cerrar en la orden") from None
+    return words
 
 
 def number(token: str, what: str) -> int:
@@ -152,14 +172,19 @@ def take_name(fight: Fight, tokens: list[str]) -> tuple[Combatant, list[str]]:
     if not tokens or not tokens[0].strip():
         raise Refusal("Falta el nombre de un combatiente")
     exact, words = _names(tuple(c.name for c in fight.combatants))
-    longest = min(len(tokens), NAME_WORDS)
+    # A quoted word is a whole name: it starts one of its own, and no name runs into it.
+    longest = 1 if isinstance(tokens[0], Quoted) else min(len(tokens), NAME_WORDS)
+    for size in range(2, longest + 1):
+        if isinstance(tokens[size - 1], Quoted):
+            longest = size - 1
+            break
     for size in range(longest, 0, -1):
         name = exact.get(fold(" ".join(tokens[:size])))
         if name is not None:
             return fight.find(name), tokens[size:]
     for size in range(longest, 0, -1):
         typed = fold(" ".join(tokens[:size])).split()
-        if not typed or len(typed) != size:
+        if not typed:
             continue
         matches = [name for name, split in words if words_match(split, typed)]
         if len(matches) == 1:
@@ -270,10 +295,8 @@ def parse(line: str, fight: Fight) -> cmd.Command | cmd.Undo | cmd.Redo:
         return cmd.SetStart(*_name_and_number(fight, rest, "momento", "Momento inicial"))
     if keyword == "tirar":
         together = bool(rest) and fold(rest[0]) in ("juntos", "together", "grupo", "group")
-        if together:
+        if together:  # bare: one die for all without a start moment (COMMANDS.md `copias=`)
             rest = rest[1:]
-            if not rest:
-                raise Refusal("«tirar juntos» necesita los nombres del grupo")
         return cmd.Roll(take_names(fight, rest, copies=True), together)
     if keyword == "sorpresa":
         if not rest:
