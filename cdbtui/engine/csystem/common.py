@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
-from functools import wraps
+from collections.abc import Iterable
 
 from ..errors import Refusal
 from ..model import Combatant, Fight, LogKind, copier_of, evolve, mention_of
+from ..turnstamp import TurnStamp
 from .model import CsPart, CsSheet
 from .tables import CONDITIONS
 
@@ -21,70 +21,26 @@ def get(fight: Fight, name: str) -> Combatant:
 
 
 #: A sheet as a new turn leaves it: this turn's fields reset (CSYSTEM §4.1: no
-#: carry-over), made once for these fields (a turn of 200 renews 200 sheets, as they
-#: are read: `current`).  Every value is a constant or the old sheet's own.
+#: carry-over), made once for these fields.  Every value is a constant or the old
+#: sheet's own.
 _renewed = copier_of(CsSheet, ("turn",), {"turn": "turn", "acted": "False", "used": "()",
                                           "maneuvers": "()", "begun": "False"})
-_with_sheet = copier_of(Combatant, ("sheet",), {"sheet": "sheet"})
-#: Combatants already brought to a turn, by id (kept alive with them): the same
-#: stale combatant read in many states of one turn is renewed once.
-_CURRENT: dict[int, tuple[Combatant, int, Combatant]] = {}
 
 
-def current(c: Combatant, turn: int) -> Combatant:
-    """`c` as it stands in turn `turn`: a sheet whose turn's fields belong to an
-    earlier turn reads with them reset (and its weapons' `fired` at 0), stamped
-    with `turn`; any other combatant is itself."""
-    s = c.sheet
-    if not isinstance(s, CsSheet) or s.turn == turn:
-        return c
-    known = _CURRENT.get(id(c))
-    if known is not None and known[0] is c and known[1] == turn:
-        return known[2]
-    if s.turn is None:  # the fight's current turn already: only stamped
-        renewed = _renewed_keeping(s, turn)
-    else:
-        renewed = _renewed(s, turn)
-        if any(w.fired for w in s.weapons):
-            renewed = evolve(renewed, weapons=tuple(w if not w.fired else evolve(w, fired=0)
-                                                          for w in s.weapons))
-    made = _with_sheet(c, renewed)
-    if len(_CURRENT) > 8192:
-        _CURRENT.clear()
-    _CURRENT[id(c)] = (c, turn, made)
-    return made
+def _renew(s: CsSheet, turn: int) -> CsSheet:
+    """`s` as turn `turn` leaves it (its weapons' `fired` at 0 too)."""
+    renewed = _renewed(s, turn)
+    if any(w.fired for w in s.weapons):
+        renewed = evolve(renewed, weapons=tuple(w if not w.fired else evolve(w, fired=0) for w in s.weapons))
+    return renewed
 
 
-_renewed_keeping = copier_of(CsSheet, ("turn",), {"turn": "turn"})
-
-
-def current_fight(fight: Fight) -> Fight:
-    """`fight` with every combatant `current` in its turn: what the views read (the
-    engine reads each combatant through `common.get`, which does the same).  The
-    same fight object when nothing is stale; remembered for the last few fights."""
-    known = _CURRENT_FIGHTS.get(id(fight))
-    if known is not None and known[0] is fight:
-        return known[1]
-    turn = fight.turn
-    roster = fight.combatants
-    renewed = tuple(current(c, turn) for c in roster)
-    made = fight if all(a is b for a, b in zip(renewed, roster)) else evolve(fight, combatants=renewed)
-    if len(_CURRENT_FIGHTS) > 16:
-        _CURRENT_FIGHTS.clear()
-    _CURRENT_FIGHTS[id(fight)] = (fight, made)
-    _CURRENT_FIGHTS[id(made)] = (made, made)
-    return made
-
-
-_CURRENT_FIGHTS: dict[int, tuple[Fight, Fight]] = {}
-
-
-def at_turn(view: Callable) -> Callable:
-    """A view of a C-System fight (its first argument) reads it `current_fight`."""
-    @wraps(view)
-    def read(fight, *args, **kwargs):
-        return view(None if fight is None else current_fight(fight), *args, **kwargs)
-    return read
+#: C-System's turn fields, read lazily (`engine.turnstamp`): a new turn copies no sheet.
+TURNS = TurnStamp(CsSheet, _renew)
+#: `c` as it stands in turn `turn`; the fight so; a view reading its fight so.
+current = TURNS.current
+current_fight = TURNS.current_fight
+at_turn = TURNS.at_turn
 
 
 def sheet(c: Combatant) -> CsSheet:

@@ -18,7 +18,7 @@ from ..limits import MOST_TURNS, check_state
 from ..model import evolve, Combatant, Fight, LogKind, mention_of
 from . import commands as cs
 from .actions import act, the
-from .common import cond_name, edit, get, log, part, require_started, roll, sheet, with_part
+from .common import TURNS, cond_name, edit, get, log, part, require_started, roll, sheet, with_part
 from .defense import defense
 from .budget import combinations, left
 from .health import (
@@ -412,16 +412,6 @@ _HANDLERS: dict[type, Callable[[Fight, object], Fight]] = {
 }
 
 
-def stamped(fight: Fight) -> Fight:
-    """A loaded fight whose sheets don't say which turn their turn's fields belong
-    to (a save from before `CsSheet.turn`): they belong to the turn it was saved in."""
-    if all(not isinstance(c.sheet, CsSheet) or c.sheet.turn is not None for c in fight.combatants):
-        return fight
-    return evolve(fight, combatants=tuple(
-        evolve(c, sheet=evolve(c.sheet, turn=fight.turn))
-        if isinstance(c.sheet, CsSheet) and c.sheet.turn is None else c for c in fight.combatants))
-
-
 def consistency(fight: Fight) -> str | None:
     """What makes `fight` no C-System fight a command could go on from (a save edited
     by hand), in Spanish; None when it is one."""
@@ -466,5 +456,8 @@ def _line(command: object) -> str:
     line = getattr(command, "line", None)
     return line() if callable(line) else repr(command)
 
+
+#: A loaded fight's sheets stamped with its turn (a save from before `CsSheet.turn`).
+stamped = TURNS.stamped
 
 __all__ = ["apply", "cond_name", "default_vitality"]
