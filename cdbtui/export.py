@@ -45,6 +45,7 @@ from .players import (
 )
 from .printable import literal
 from .engine.csystem.common import current_fight
+from .engine.narrador.now import current_fight as narr_current_fight
 from .view import csystem as cs_view
 from .view import narrador as narr_view
 from .view.sheet import WITH_LEFT_IN_BRACKETS, conditions_text, note_text
@@ -309,7 +310,7 @@ def _narr_report(fight: Fight, for_players: bool) -> Report:
     the log turn by turn; for players, from `players.narr_players_fight` (no hidden
     PNJ, no private PNJ's numbers, no undone declaration, only the log entries they
     may read)."""
-    seen = narr_players_fight(fight) if for_players else fight
+    seen = narr_players_fight(fight) if for_players else narr_current_fight(fight)  # as it stands this turn
     roster = tuple(_narr_row(c, seen, for_players) for c in narr_view.in_order(seen))
     phase = narr_view.PHASE_ES.get(narr_view.part_of(fight).phase, "")
     details = [f"Reglas: {narr_view.RULES_LABEL}", f"Turnos: {fight.turn}", f"Fase: {phase}"]

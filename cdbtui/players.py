@@ -51,6 +51,7 @@ from .engine.model import (
     Status,
 )
 from .engine.narrador.model import Declared, NarrPart, NarrSheet, NCondition, NWeapon
+from .engine.narrador.now import at_turn as narr_at_turn
 from .engine.rules import queue
 from .engine.text import fold
 from .printable import literal
@@ -619,6 +620,7 @@ def _narr_status(fight: Fight, name: str) -> str:
     return c.sheet.status if c is not None and isinstance(c.sheet, NarrSheet) else ""
 
 
+@narr_at_turn
 def narr_player_actor(fight: Fight) -> str | None:
     """Whose go players see: the actor if visible; while a hidden PNJ acts, the next
     visible one still to act at its place, as if the hidden one were not there."""
@@ -636,6 +638,7 @@ def narr_player_actor(fight: Fight) -> str | None:
     return None
 
 
+@narr_at_turn
 def narr_player_declarer(fight: Fight) -> str | None:
     """Who declares for the players: the declarer if visible; while a hidden PNJ
     declares, the next visible one to declare (the lowest still to declare)."""
@@ -650,6 +653,7 @@ def narr_player_declarer(fight: Fight) -> str | None:
     return None
 
 
+@narr_at_turn
 def narr_players_fight(fight: Fight) -> Fight:
     """A storyteller fight as the players see it (`players_fight`'s branch): hidden
     PNJ gone (roster, order, actor, declarer, the attack being resolved), private

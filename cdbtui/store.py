@@ -604,8 +604,9 @@ def _checked_system(fight: Fight, header: str) -> Fight:
         raise SaveError(f"[{header}]: {problem}")
     if fight.rules == "csystem":
         from .engine.csystem.rules import stamped
-        fight = stamped(fight)
-    return fight
+    else:
+        from .engine.narrador.now import stamped
+    return stamped(fight)
 
 
 def _check_window(fight: Fight, header: str, names: set[str]) -> None:

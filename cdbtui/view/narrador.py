@@ -30,6 +30,7 @@ from ..engine.narrador.model import (
     NWeapon,
     PendingAttack,
 )
+from ..engine.narrador.now import at_turn
 from ..engine.narrador.pools import dice, pool_of, slot_penalty
 from ..engine.narrador.tables import find_maneuver, weapons
 from ..printable import literal
@@ -73,6 +74,7 @@ def order_of(fight: Fight) -> tuple[str, ...]:
     return part_of(fight).order
 
 
+@at_turn
 def in_order(fight: Fight) -> tuple[Combatant, ...]:
     """The combatants in the order, then those with no initiative yet (roster order)."""
     found = [fight.find(name) for name in order_of(fight)]
@@ -81,10 +83,12 @@ def in_order(fight: Fight) -> tuple[Combatant, ...]:
     return (*first, *(c for c in fight.combatants if c.key not in keys))
 
 
+@at_turn
 def actor_of(fight: Fight) -> Combatant | None:
     return fight.find(fight.actor) if part_of(fight).phase == "act" and fight.actor else None
 
 
+@at_turn
 def declarer_of(fight: Fight) -> Combatant | None:
     p = part_of(fight)
     return fight.find(p.declarer) if p.phase == "declare" and p.declarer else None
@@ -180,6 +184,7 @@ def _abort_blocker(fight: Fight, c: Combatant) -> str | None:
     return None
 
 
+@at_turn
 def defense_options(fight: Fight, attack: PendingAttack | None = None) -> tuple[tuple[DefenseOption, ...], str]:
     """What the target of the attack being resolved can do, and with how many dice
     (SYSTEMS.md §3.1, the panel under `Tirada`), mirroring the engine's checks; and
@@ -401,6 +406,7 @@ class Row:
                 self.willpower, self.health, self.state)
 
 
+@at_turn
 def narr_rows(fight: Fight, *, for_players: bool = False) -> tuple[Row, ...]:
     """The list: one row per combatant in the order, then those with no initiative;
     the actor (action phase) or the declarer (declaration phase) marked."""
@@ -433,6 +439,7 @@ def list_lines(rows: tuple[Row, ...]) -> list[str]:
     return ["  ".join(_pad(text, widths[i]) for i, text in enumerate(line)).rstrip() for line in table]
 
 
+@at_turn
 def header(fight: Fight) -> str:
     """"Depósito · Narrador · Turno 1 · Acción ↓ · Actúa: Matón (13)"."""
     p = part_of(fight)
@@ -464,6 +471,7 @@ def _ini_suffix(c: Combatant, for_players: bool) -> str:
     return f" ({s.initiative})"
 
 
+@at_turn
 def headline(fight: Fight) -> str:
     """The players' big line: "Turno 1 · Acción ↓ · Actúa: Matón"."""
     p = part_of(fight)
@@ -471,6 +479,7 @@ def headline(fight: Fight) -> str:
     return " · ".join(parts + _who_parts(fight, for_players=True))
 
 
+@at_turn
 def attack_lines(fight: Fight, *, for_players: bool = False) -> list[str]:
     """The attack being resolved (`Tirada`): who at whom with what, its successes,
     the damage dice, and what the target can do and with how many dice (not for
@@ -517,6 +526,7 @@ def attack_lines(fight: Fight, *, for_players: bool = False) -> list[str]:
     return lines
 
 
+@at_turn
 def extra_lines(fight: Fight, combatants: tuple[Combatant, ...], *, for_players: bool = False) -> list[str]:
     """Weapons (ammunition, shots this turn), notes, those with no initiative yet."""
     lines = []
@@ -551,6 +561,7 @@ def weapon_text(w: NWeapon, *, secret: bool = False) -> str:
     return text
 
 
+@at_turn
 def narr_lines(fight: Fight, *, for_players: bool = False, log_lines: int = 5) -> list[str]:
     """The whole board as lines: header, list, the attack being resolved, extras, log."""
     combatants = in_order(fight)
@@ -569,6 +580,7 @@ def narr_lines(fight: Fight, *, for_players: bool = False, log_lines: int = 5) -
     return lines
 
 
+@at_turn
 def narr_board_text(fight: Fight, log_lines: int = 5, *, for_players: bool = False) -> str:
     """The plain-text board that `cdbtui do` and `cdbtui show` print."""
     return "\n".join(narr_lines(fight, for_players=for_players, log_lines=log_lines))
@@ -620,6 +632,7 @@ def _combatant_json(c: Combatant, fight: Fight, for_players: bool) -> dict:
     }
 
 
+@at_turn
 def attack_json(fight: Fight, *, for_players: bool = False) -> dict | None:
     """The attack being resolved, with the target's options (not for players)."""
     attack = part_of(fight).attack
@@ -643,6 +656,7 @@ def attack_json(fight: Fight, *, for_players: bool = False) -> dict | None:
     return found
 
 
+@at_turn
 def narr_state_json(fight: Fight, *, for_players: bool = False) -> dict:
     """The state contract of `cdbtui show --json` for the storyteller system
     (SYSTEMS.md §3.4): the shared fields first (schema, name, rules, turn), then the

@@ -31,6 +31,7 @@ from attrs import frozen
 from ..engine.model import Combatant, Fight
 from ..engine.narrador.model import LEVELS, Declared, NarrSheet, PendingAttack
 from ..engine.narrador.pools import dice, slot_penalty
+from ..engine.narrador.now import at_turn, current, current_fight
 from ..engine.narrador.tables import find_maneuver
 from ..printable import literal
 from .panel import PanelRow, RowRole
@@ -194,15 +195,18 @@ def declarer_of(fight: Fight) -> str | None:
     return fight.narr.declarer if fight.narr is not None else None
 
 
+@at_turn
 def ordered(fight: Fight, *, for_players: bool = False) -> list[Combatant]:
     """The combatants in this turn's order, then those without an initiative yet."""
     return ordered_by(fight, order_of(fight), for_players=for_players)
 
 
+@at_turn
 def narr_selection_order(fight: Fight) -> tuple[str, ...]:
     return tuple(c.name for c in ordered(fight))
 
 
+@at_turn
 def focus_name(fight: Fight) -> str | None:
     """Whom the selection follows: the attack's target while an attack waits, the
     declarer in the declaration phase, the actor in the action phase."""
@@ -418,6 +422,7 @@ def state_spans(fight: Fight, c: Combatant, hide: bool) -> list[Span]:
 # ---------------------------------------------------------------- the header
 
 
+@at_turn
 def phase_words(fight: Fight, *, for_players: bool = False) -> list[str]:
     phase = phase_of(fight)
     if phase == "initiative":
@@ -439,6 +444,7 @@ def phase_words(fight: Fight, *, for_players: bool = False) -> list[str]:
     return ["terminado"]
 
 
+@at_turn
 def narr_header(fight: Fight, *, for_players: bool = False) -> str:
     """"Depósito · Narrador · Turno 1 · Acción ↓ · Actúa: Matón (13)"."""
     parts = [literal(fight.name), RULES_NAME, f"Turno {fight.turn}", *phase_words(fight, for_players=for_players)]
@@ -450,6 +456,7 @@ def narr_header(fight: Fight, *, for_players: bool = False) -> str:
     return " · ".join(parts)
 
 
+@at_turn
 def narr_headline(fight: Fight) -> str:
     """The players' big line: "Turno 1 · Acción ↓ · Actúa: Matón (13)"."""
     return " · ".join([f"Turno {fight.turn}", *phase_words(fight, for_players=True)])
@@ -543,6 +550,7 @@ def _row_line(c: Combatant, row: dict, layout: tuple) -> Line:
     return Line(tuple(spans), Kind.ROW, c.name, c.is_pc, actor, s.status == "acted" and not actor, s.out)
 
 
+@at_turn
 def build_list(fight: Fight, selected: str | None = None, *, for_players: bool = False,
                width: int | None = None, attack_line: bool = True) -> RowList:
     """The list of `fight`, `selected` highlighted, fitted to `width` cells; the
@@ -694,6 +702,7 @@ def chip_breakdown(s: NarrSheet, d: Declared, k: int, n: int) -> str:
 
 def narr_panel_rows(c: Combatant, fight: Fight) -> tuple[PanelRow, ...]:
     """What the side panel says about a storyteller combatant (SYSTEMS.md §3.1)."""
+    c, fight = current(c, fight.turn), current_fight(fight)
     s = sheet_of(c)
     rows = [PanelRow("Ini", initiative_text(fight, c),
                      RowRole.WARNING if s.initiative is None else RowRole.AC)]
@@ -838,6 +847,7 @@ def difficulty_text(fight: Fight, c: Combatant, d: Declared, target: Combatant |
     return shown + detail + range_word
 
 
+@at_turn
 def defense_rows(fight: Fight, attack: PendingAttack) -> list[PanelRow]:
     """What the attack's target can do to defend, and with how many dice."""
     target = fight.find(attack.target)
@@ -918,6 +928,7 @@ def evolve_defenses(s: NarrSheet) -> NarrSheet:
     return evolve(s, declared=tuple(declared), defenses=s.defenses + 1)
 
 
+@at_turn
 def narr_dice_rows(fight: Fight) -> tuple[str, tuple[PanelRow, ...]]:
     """The dice-pool panel («Tirada»): (its title, its rows).  While an attack waits,
     the attacker's dice and difficulty with each modifier and the target's defenses;

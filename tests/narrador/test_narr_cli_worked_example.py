@@ -24,6 +24,7 @@ import pytest
 from shell import cdbtui
 
 from cdbtui import store
+from _narr_now import current_sheet
 
 SETUP = (
     "alta Kara bando=pj des=3 ast=3 fue=2 res=2 fv=5 per=3 rasgos=armas-de-fuego:3,esquivar:4",
@@ -137,7 +138,7 @@ def at(played: Played, key: str):
 def sh(fight, name: str):
     c = fight.find(name)
     assert c is not None, name
-    return c.sheet
+    return current_sheet(fight, name)  # as it stands in this turn
 
 
 def declared(fight, name: str) -> list[tuple]:

@@ -21,6 +21,7 @@ from helpers import keys
 from screen_text import screen_text
 
 from cdbtui.store import create
+from _narr_now import current_sheet
 
 
 @pytest.fixture(autouse=True)
@@ -43,7 +44,7 @@ def narr_app(tmp_path):
 
 
 def sheet(app, name):
-    return app.fight.find(name).sheet
+    return current_sheet(app.fight, name)  # as it stands in this turn
 
 
 async def line_value(app) -> str:

@@ -26,6 +26,7 @@ from screen_text import screen_text
 from cdbtui.engine.session import Session
 from cdbtui.roster import NARR_DEMO_LINES
 from cdbtui.store import create
+from _narr_now import current_sheet
 
 SEED = 1234
 #: The demo's turn-1 initiatives and «siguiente»: typed here from the keyboard.
@@ -57,7 +58,7 @@ def app(tmp_path):
 
 
 def sheet(app, name):
-    return app.fight.find(name).sheet
+    return current_sheet(app.fight, name)  # as it stands in this turn
 
 
 def declared(app, name) -> list[tuple[str, int | None, int, bool]]:

@@ -12,6 +12,8 @@ from cdbtui.engine.errors import Refusal
 from cdbtui.engine.narrador import rules
 from cdbtui.engine.session import Session
 
+from _narr_now import current_sheet
+
 KARA = "alta Kara bando=pj des=3 ast=3 fue=2 res=2 fv=5 per=3 rasgos=armas-de-fuego:3,esquivar:4"
 VICTOR = "alta Víctor bando=pj des=4 ast=2 fue=3 res=2 fv=4 rasgos=armas-de-fuego:3,atletismo:2"
 MATON = "alta Matón des=3 ast=2 fue=3 res=3 fv=3 rasgos=armas-de-fuego:2,pelea:3"
@@ -29,7 +31,7 @@ def session(*lines: str, seed: int = 0) -> Session:
 
 
 def sh(s: Session, name: str):
-    return s.fight.find(name).sheet
+    return current_sheet(s.fight, name)  # as it stands in this turn
 
 
 def refused(s: Session, line: str, text: str | None = None) -> str:

@@ -20,6 +20,21 @@ def get(fight: Fight, name: str) -> Combatant:
     return current(c, fight.turn)
 
 
+def stored(fight: Fight, name: str) -> Combatant:
+    """`name` as stored, its turn fields perhaps an earlier turn's: for reading what
+    lasts the fight (initiative, DES, Alerta, conditions…) without renewing it."""
+    c = fight.find(name)
+    if c is None:
+        raise Refusal(f"No hay nadie llamado «{name}» en este combate")
+    return c
+
+
+def acted_now(fight: Fight, c: Combatant) -> bool:
+    """Whether `c` has had its go in this turn (`current`'s answer, without renewing)."""
+    s = c.sheet
+    return s.acted and (s.turn is None or s.turn == fight.turn)
+
+
 #: A sheet as a new turn leaves it: this turn's fields reset (CSYSTEM §4.1: no
 #: carry-over), made once for these fields.  Every value is a constant or the old
 #: sheet's own.

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from ..errors import Refusal
 from ..model import Fight, LogKind
-from .common import edit, get, log, part, sheet, with_part
+from .common import edit, log, part, sheet, stored, with_part
 from .defense import effective_dex
 
 
 def tie_key(fight: Fight, name: str) -> tuple[int, int, int, int]:
-    s = sheet(get(fight, name))
+    s = sheet(stored(fight, name))
     assert s.initiative is not None
     return (-s.initiative, -s.dex, -s.alerta, s.tie)
 
@@ -25,7 +25,7 @@ def sorted_order(fight: Fight) -> tuple[str, ...]:
 
 def tie_reason(fight: Fight, a: str, b: str) -> str | None:
     """Why `a` goes before `b` when they share a value ("DES 6 > 5"), None if they don't."""
-    sa, sb = sheet(get(fight, a)), sheet(get(fight, b))
+    sa, sb = sheet(stored(fight, a)), sheet(stored(fight, b))
     if sa.initiative != sb.initiative:
         return None
     if sa.after == b:
@@ -63,12 +63,12 @@ def resort(fight: Fight, name: str) -> Fight:
 def place_by_value(fight: Fight, name: str) -> Fight:
     """§3.5: `name` (with its new value) goes after the last combatant whose
     initiative is at least its value; ties stay ahead of the one that changed."""
-    value = sheet(get(fight, name)).initiative
+    value = sheet(stored(fight, name)).initiative
     assert value is not None
     rest = [n for n in part(fight).order if n != name]
     at = 0
     for index, other in enumerate(rest):
-        if (sheet(get(fight, other)).initiative or 0) >= value:
+        if (sheet(stored(fight, other)).initiative or 0) >= value:
             at = index + 1
     return with_part(fight, order=(*rest[:at], name, *rest[at:]))
 
@@ -80,7 +80,7 @@ def position(fight: Fight, name: str) -> int | None:
 
 def change_value(fight: Fight, name: str, value: int, why: str) -> Fight:
     """A change of initiative value mid-fight (Ensordecido, a power): re-placed."""
-    s = sheet(get(fight, name))
+    s = sheet(stored(fight, name))
     old = s.initiative
     fight = edit(fight, name, initiative=value, after=None,
                  shift=s.shift + (0 if old is None else value - old))
@@ -100,7 +100,7 @@ def change_value(fight: Fight, name: str, value: int, why: str) -> Fight:
 
 def initiative_roll(fight: Fight, name: str, die: int) -> tuple[int, str]:
     """1d20 + effective DES + Alerta + the weapon's INI (§3.1), and the sum as text."""
-    s = sheet(get(fight, name))
+    s = sheet(stored(fight, name))
     dex = effective_dex(s)
     total = die + dex + s.alerta + s.ini_mod
     text = f"{die} + {dex} + {s.alerta}" + (f" {s.ini_mod:+d}".replace("+", "+ ").replace("-", "− ")
@@ -110,7 +110,7 @@ def initiative_roll(fight: Fight, name: str, die: int) -> tuple[int, str]:
 
 def swap(fight: Fight, a: str, b: str) -> Fight:
     """`cambiar A B`: two combatants tied on every key trade places (§3.3)."""
-    sa, sb = sheet(get(fight, a)), sheet(get(fight, b))
+    sa, sb = sheet(stored(fight, a)), sheet(stored(fight, b))
     if a == b:
         raise Refusal("«cambiar» necesita dos combatientes distintos")
     if sa.initiative is None or sb.initiative is None:
@@ -132,7 +132,7 @@ def swap(fight: Fight, a: str, b: str) -> Fight:
 def move_next_to(fight: Fight, name: str, other: str, before: bool) -> Fight:
     """`name` right after (or before) `other`, taking its value (so the order stays
     sorted by value)."""
-    fight = edit(fight, name, initiative=sheet(get(fight, other)).initiative)
+    fight = edit(fight, name, initiative=sheet(stored(fight, other)).initiative)
     rest = [n for n in part(fight).order if n != name]
     at = rest.index(other) + (0 if before else 1)
     return with_part(fight, order=(*rest[:at], name, *rest[at:]))

@@ -18,7 +18,8 @@ from ..limits import MOST_TURNS, check_state
 from ..model import evolve, Combatant, Fight, LogKind, mention_of
 from . import commands as cs
 from .actions import act, the
-from .common import TURNS, cond_name, edit, get, log, part, require_started, roll, sheet, with_part
+from .common import (TURNS, acted_now, cond_name, edit, get, log, part, require_started, roll, sheet, stored,
+                     with_part)
 from .defense import defense
 from .budget import combinations, left
 from .health import (
@@ -228,7 +229,7 @@ def _next(fight: Fight, command: cmd.Next) -> Fight:
 
 def _new_turn(fight: Fight, command: cmd.NewTurn) -> Fight:
     require_started(fight)
-    waiting = [n for n in part(fight).order if not sheet(get(fight, n)).acted]
+    waiting = [n for n in part(fight).order if not acted_now(fight, stored(fight, n))]
     if waiting:
         fight = log(fight, "El DJ cierra el turno: " + ", ".join(waiting) + " pierden su turno",
                     waiting, kind=LogKind.TURN)
@@ -431,7 +432,7 @@ def consistency(fight: Fight) -> str | None:
     names = {c.name for c in fight.combatants}
     if len(set(order)) != len(order) or not set(order) <= names:
         return "el orden de iniciativa nombra a quien no está en el combate (o dos veces)"
-    if any(sheet(get(fight, n)).initiative is None for n in order):
+    if any(sheet(stored(fight, n)).initiative is None for n in order):
         return "en el orden hay alguien sin iniciativa"
     if fight.started and any(sheet(c).initiative is not None and c.name not in order for c in fight.combatants):
         return "alguien con iniciativa no está en el orden"

@@ -12,7 +12,7 @@ from ..conditions import expire_notes
 from ..errors import Refusal
 from ..model import Fight, LogKind, evolve
 from .budget import combinations
-from .common import cond_name, edit, get, is_out, log, part, sheet
+from .common import acted_now, cond_name, edit, get, is_out, log, part, sheet, stored
 from .defense import defense
 from .health import blocking, drop_condition, lose, prompt_text
 from .model import Prompt
@@ -23,8 +23,7 @@ STABILIZED_LOSS_EVERY = 100  # «cada 10 minutos» (§9.4)
 
 
 def next_in_order(fight: Fight) -> str | None:
-    turn = fight.turn
-    waiting = {c.name for c in fight.combatants if not (c.sheet.acted and c.sheet.turn in (turn, None))}
+    waiting = {c.name for c in fight.combatants if not acted_now(fight, c)}
     return next((name for name in part(fight).order if name in waiting), None)
 
 
@@ -36,7 +35,7 @@ def advance(fight: Fight) -> Fight:
     for _ in range(4 * len(part(fight).order) + 4):
         name = next_in_order(fight)
         if name is None:
-            if rolled or not part(fight).order or all(is_out(sheet(get(fight, n))) for n in part(fight).order):
+            if rolled or not part(fight).order or all(is_out(sheet(stored(fight, n))) for n in part(fight).order):
                 return evolve(fight, actor=None)
             fight = new_turn(fight)
             rolled = True

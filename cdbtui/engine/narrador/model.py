@@ -104,6 +104,10 @@ class NarrSheet:
     ini_penalty: int = 0
     tie: int = 0
     # This turn:
+    #: The turn the fields below belong to (`engine.turnstamp`: in a later turn they
+    #: read as a new turn leaves them, so a new turn copies no sheet); None: the
+    #: fight's current turn (a save from before the field, stamped when read).
+    turn: int | None = None
     initiative: int | None = None
     status: str = "to_declare"
     declared: tuple[Declared, ...] = ()

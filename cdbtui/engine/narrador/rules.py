@@ -19,8 +19,9 @@ from ..conditions import HANDLERS as _CDB_CONDITIONS
 from ..conditions import expire_notes
 from ..errors import Refusal
 from ..extras import HANDLERS as _CDB_EXTRAS
-from ..limits import check_state, vouch
-from ..model import Combatant, Fight, LogKind, Role, copier_of, evolve, mention_of
+from ..limits import check_state
+from .now import current, initiative_now, status_now
+from ..model import Combatant, Fight, LogKind, Role, evolve, mention_of
 from . import commands as nc
 from .model import LEVELS, Declared, NarrPart, NarrSheet, NCondition, NWeapon, PendingAttack, Trait
 from .pools import dice, pool_of, slot_penalty
@@ -34,10 +35,11 @@ STUNNED_HINT = "no puede actuar ni defenderse hasta perder su acción"
 
 
 def get(fight: Fight, name: str) -> Combatant:
+    """`name` as it stands in this turn (`current`): what every rule reads and edits."""
     c = fight.find(name)
     if c is None:
         raise Refusal(f"No hay nadie llamado «{name}» en este combate")
-    return c
+    return current(c, fight.turn)
 
 
 def sheet(c: Combatant) -> NarrSheet:
@@ -101,6 +103,8 @@ def order_key(fight: Fight, c: Combatant) -> tuple:
 
 
 def in_play(fight: Fight) -> list[Combatant]:
+    """Those not out of the fight (as stored: read their turn fields with
+    `initiative_now`/`status_now`, or through `get`)."""
     return [c for c in fight.combatants if not sheet(c).out]
 
 
@@ -127,7 +131,8 @@ def _add(fight: Fight, command: nc.Add) -> Fight:
     s = NarrSheet(dex=command.dex, wits=command.wits, rating=rating, willpower=command.willpower,
                   points=command.willpower, stamina=command.stamina, strength=command.strength,
                   per=command.per, supernatural=command.supernatural, ambidextrous=command.ambidextrous,
-                  traits=tuple(traits), levels=command.levels, tie=len(fight.combatants))
+                  traits=tuple(traits), levels=command.levels, tie=len(fight.combatants),
+                  turn=fight.turn)
     c = Combatant(command.name, 0, side=command.side, hidden=command.hidden, private=command.private, sheet=s)
     fight = evolve(fight, combatants=(*fight.combatants, c))
     if part(fight).phase != "initiative":  # joining mid-turn: from the next turn on
@@ -174,7 +179,7 @@ def _initiative(fight: Fight, command: nc.Initiative) -> Fight:
 def _roll(fight: Fight, command: cmd.Roll) -> Fight:
     if part(fight).phase != "initiative":
         raise Refusal("La iniciativa se tira en la fase de iniciativa (al empezar cada turno)")
-    names = command.names or tuple(c.name for c in in_play(fight) if sheet(c).initiative is None)
+    names = command.names or tuple(c.name for c in in_play(fight) if initiative_now(sheet(c), fight.turn) is None)
     if not names:
         raise Refusal("Todos tienen ya iniciativa este turno")
     for name in names:
@@ -194,7 +199,7 @@ def _d10(fight: Fight) -> tuple[Fight, int]:
 
 
 def _resort(fight: Fight) -> Fight:
-    named = [c for c in fight.combatants if sheet(c).initiative is not None]
+    named = [current(c, fight.turn) for c in fight.combatants if initiative_now(sheet(c), fight.turn) is not None]
     order = tuple(c.name for c in sorted(named, key=lambda c: order_key(fight, c)))
     return with_part(fight, order=order)
 
@@ -234,7 +239,7 @@ def _next(fight: Fight, command: object) -> Fight:
     declares nothing); end the actor's go (what is left of it is dropped)."""
     phase = part(fight).phase
     if phase == "initiative":
-        missing = [c.name for c in in_play(fight) if sheet(c).initiative is None]
+        missing = [c.name for c in in_play(fight) if initiative_now(sheet(c), fight.turn) is None]
         if not fight.combatants:
             raise Refusal("No hay combatientes: añade alguno con «alta»")
         if missing:
@@ -367,49 +372,16 @@ def _end_turn(fight: Fight) -> Fight:
     delayed actions are lost, the Willpower point is available again; notes given
     turns (`nota … turnos=N`) that end with this one go."""
     fight = expire_notes(_close_attack(fight), fight.turn)
-    ending = fight.turn
-    renewed = []
-    copies: list[Combatant] = []
-    sources: list[Combatant] = []
-    for c in fight.combatants:
-        s = c.sheet
-        conditions = s.conditions
-        if conditions and any(x.until is not None and x.until <= ending or x.id == "sorprendido"
-                              for x in conditions):
-            conditions = tuple(x for x in conditions
-                               if (x.until is None or x.until > ending) and x.id != "sorprendido")
-        weapons_now = s.weapons
-        if any(w.shots for w in weapons_now):
-            weapons_now = tuple(evolve(w, shots=0) if w.shots else w for w in weapons_now)
-        status = "out" if s.out else "to_declare"
-        if (s.initiative is None and s.status == status and not s.declared and not s.full_defense
-                and not s.defenses and not s.aborted and not s.spent and conditions is s.conditions
-                and weapons_now is s.weapons):
-            renewed.append(c)
-            continue
-        new = _with_sheet(c, _renewed_sheet(s, status, conditions, weapons_now))
-        renewed.append(new)
-        copies.append(new)
-        sources.append(c)
-    vouch(copies, sources)
-    fight = evolve(fight, combatants=tuple(renewed), turn=fight.turn + 1, actor=None)
+    # Each sheet's turn fields read as `_renew` leaves them from now on (`TURNS`).
+    fight = evolve(fight, turn=fight.turn + 1, actor=None)
     fight = with_part(fight, phase="initiative", order=(), declarer=None, attack=None)
     return log(fight, f"— Turno {fight.turn} — Iniciativa", kind=LogKind.TURN)
-
-
-#: A sheet at the start of a turn (§13): this turn's fields reset, made once for these
-#: fields so that a turn of 200 stays cheap (benchmarks/narrador.py); every value is a
-#: constant or the old sheet's own, so `limits.check_state` need not look (`vouch`).
-_renewed_sheet = copier_of(NarrSheet, ("status", "conditions", "weapons"), {
-    "initiative": "None", "status": "status", "declared": "()", "full_defense": "False", "defenses": "0",
-    "aborted": "False", "spent": "False", "conditions": "conditions", "weapons": "weapons"})
-_with_sheet = copier_of(Combatant, ("sheet",), {"sheet": "sheet"})
 
 
 def _new_turn(fight: Fight, command: cmd.NewTurn) -> Fight:
     """`turno` from any phase, the initiative phase included (SYSTEMS §3.5): the turn
     ends (delayed and undone actions are lost) and the next initiative phase starts."""
-    still = {c.name for c in fight.combatants if c.sheet.status in ("declared", "delaying", "to_declare")}
+    still = {c.name for c in in_play(fight) if status_now(sheet(c), fight.turn) in ("declared", "delaying", "to_declare")}
     waiting = [n for n in part(fight).order if n in still]
     if waiting:
         fight = log(fight, "El Narrador cierra el turno: " + ", ".join(waiting) + " pierden lo que les quedaba",

@@ -16,6 +16,7 @@ from textual.containers import Vertical
 
 from ...engine.commands import quote
 from ...engine.model import Fight
+from ...engine.narrador.now import current_fight
 from ...engine.narrador.tables import find_maneuver
 from ...engine.options import YES, Verdict
 from ...keys import Entry, Key, Scope, When
@@ -107,6 +108,7 @@ class NarrFightScreen(ListFightScreen):
     def _applies_to(self, fight: Fight, action: str, parameters: tuple[object, ...]) -> Verdict:
         if not narrlist.is_narrador(fight):
             return Verdict(False, NO_FIGHT)
+        fight = current_fight(fight)  # the sheets as they stand in this turn
         if action != "narr":
             return YES
         kind = str(parameters[0]) if parameters else ""
@@ -143,6 +145,7 @@ class NarrFightScreen(ListFightScreen):
 
     def action_narr(self, kind: str) -> None:
         fight = self.app.fight
+        fight = current_fight(fight) if fight is not None else None  # as it stands in this turn
         if fight is None:
             return
         getattr(self, f"_{kind}")(fight)
