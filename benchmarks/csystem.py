@@ -21,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from cdbtui.engine.commands import quote  # noqa: E402
+from cdbtui.engine.csystem.common import TURNS  # noqa: E402
 from cdbtui.engine.csystem.common import sheet  # noqa: E402
 from cdbtui.engine.session import Session  # noqa: E402
 
@@ -118,6 +119,14 @@ def main() -> None:
         rows = {name: sample(session, make, args.samples) for name, make in lines(session).items()}
         last = at_last_go(session)
         rows["new turn (last go ends)"] = sample(last, lambda s: f"{quote(s.fight.actor)} fin", args.samples)
+        # A new turn renews no sheet: each is renewed when first read in the turn
+        # (engine.turnstamp).  The first command of a turn that re-places someone
+        # reads the order: timed with nothing renewed yet (the memo emptied).
+        fresh = at_last_go(session)
+        fresh.execute(f"{quote(fresh.fight.actor)} fin")
+        rows["first command of a turn"] = sample(
+            fresh, lambda s: (TURNS._combatants.clear(), TURNS._fights.clear(),
+                              f"iniciativa {quote(s.fight.cs.order[-1])} 3")[-1], args.samples)
         undo = []
         for _ in range(args.samples):
             session.execute(f"{quote(session.fight.actor)} simple")

@@ -21,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from cdbtui.engine.commands import quote  # noqa: E402
+from cdbtui.engine.narrador.now import TURNS  # noqa: E402
 from cdbtui.engine.session import Session  # noqa: E402
 
 HISTORY = 1000
@@ -106,6 +107,13 @@ def main() -> None:
         rows["damage (dano)"] = sample(acting, lambda s: f"dano {target(s)} 1 letal", args.samples)
         rows["condition (estado)"] = sample(acting, lambda s: f"estado {target(s)} +cegado", args.samples)
         rows["end the turn (turno)"] = sample(acting, lambda s: "turno", args.samples)
+        # A new turn renews no sheet: each is renewed when first read in the turn
+        # (engine.turnstamp); the first initiative of the turn, nothing renewed yet.
+        acting.execute("turno")
+        rows["first command of a turn"] = sample(
+            acting, lambda s: (TURNS._combatants.clear(), TURNS._fights.clear(),
+                               f"iniciativa {quote(s.fight.combatants[0].name)} 7")[-1], args.samples)
+        acting.undo()
         undo = []
         for _ in range(args.samples):
             acting.execute(f"{quote(acting.fight.actor)} fin")
