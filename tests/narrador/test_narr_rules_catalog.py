@@ -182,3 +182,14 @@ def test_warning_a_difficulty_above_10():
     assert any(e.warning and "dificultad 10 (+3): el Narrador decide" in e.text for e in entries)
     s = session(*CAST, *T1, *DECL1)
     assert not any(e.warning for e in said(s, "kara actua a maton exitos=1"))
+
+
+def test_refusals_agree_with_the_name_as_systems_writes_them():
+    """SYSTEMS §3.3: “Kara está apresada…”, “Kara está sorprendida…”; **Decision:** a
+    name whose last word ends in «a» reads as feminine, any other as masculine."""
+    from cdbtui.engine.narrador.rules import agreed
+
+    assert agreed("Kara", "apresado") == "apresada"
+    assert agreed("La Viuda Negra", "sorprendido") == "sorprendida"
+    assert agreed("Matón", "apresado") == "apresado"
+    assert agreed("Soldado 1", "sorprendido") == "sorprendido"

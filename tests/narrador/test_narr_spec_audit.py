@@ -1,9 +1,8 @@
 """Audit of the storyteller ruleset against its written spec, through the shell
 (`cdbtui new/do/show --json`): SYSTEMS.md §3, STORYTELLER.md, COMMANDS.md.
 
-Each test asserts one statement of the spec, cited in its docstring.  Those the app
-does not (yet) follow are `xfail(strict=True)` with the discrepancy in the reason.
-Only what the other storyteller test files do not already check is here.
+Each test asserts one statement of the spec, cited in its docstring.  Only what the
+other storyteller test files do not already check is here.
 """
 
 from __future__ import annotations
@@ -378,8 +377,6 @@ def test_a_stunned_combatant_is_listed_as_aturdido_pierde_la_accion(tmp_path):
 # ------------------------------------------------------------------ refusal wording (SYSTEMS §3.3)
 
 
-@pytest.mark.xfail(strict=True, reason="the line is «Kara está apresado: solo puede intentar escapar» "
-                   "(masculine), §3.3 writes «apresada» for Kara")
 def test_the_grappled_kara_refusal_words(tmp_path):
     """SYSTEMS §3.3 grapple: “Kara está apresada: solo puede intentar escapar”."""
     path = fight(tmp_path, "presa Matón Kara", "siguiente", "declara cadaver golpe",

@@ -20,6 +20,7 @@ from ..conditions import expire_notes
 from ..errors import Refusal
 from ..extras import HANDLERS as _CDB_EXTRAS
 from ..limits import check_state
+from ..text import fold
 from .now import current, initiative_now, status_now
 from ..model import Combatant, Fight, LogKind, Role, evolve, mention_of
 from . import commands as nc
@@ -100,6 +101,15 @@ def ordinal(n: int) -> str:
 def order_key(fight: Fight, c: Combatant) -> tuple:
     s = sheet(c)
     return (-(s.initiative or 0), -s.rating, -(s.dex or 0), s.tie)
+
+
+def agreed(name: str, word: str) -> str:
+    """`word` (a masculine participle: «apresado») agreeing with `name` as SYSTEMS §3.3
+    writes it («Kara está apresada»).  **Decision:** the tracker knows no gender; a
+    name whose last word ends in «a» reads as feminine (Kara, Lucía, la Viuda Negra),
+    any other as masculine (Matón, Víctor, Cadáver)."""
+    last = fold(name).split()[-1] if name.split() else ""
+    return word[:-1] + "a" if last.endswith("a") and word.endswith("o") else word
 
 
 def in_play(fight: Fight) -> list[Combatant]:
@@ -416,7 +426,7 @@ def _declare(fight: Fight, command: nc.Declare) -> Fight:
                 if forced[0] in ("presa", "sujeta"):
                     raise Refusal(f"{name} está en una presa con {forced[1]}: solo puede apretar (daño Fuerza)"
                                   " o soltar")
-                raise Refusal(f"{name} está apresado: solo puede intentar escapar")
+                raise Refusal(f"{name} está {agreed(name, 'apresado')}: solo puede intentar escapar")
     if items and items[0].action == "retrasa":
         if len(items) > 1:
             raise Refusal("Retrasar es la única declaración: el resto se declara al actuar")
@@ -869,7 +879,7 @@ def _check_defense(fight: Fight, name: str, maneuver: str) -> tuple[PendingAttac
         if not any(not w.ranged for w in s.weapons):
             raise Refusal("Parada necesita un arma cuerpo a cuerpo")
     if m.id in ("bloqueo", "parada") and s.has("sorprendido"):
-        spelled = next((c.value for c in s.conditions if c.id == "sorprendido"), None) or "sorprendido"
+        spelled = next((c.value for c in s.conditions if c.id == "sorprendido"), None) or agreed(name, "sorprendido")
         raise Refusal(f"{name} está {spelled}: no puede bloquear ni parar")
     return attack, m
 
