@@ -53,7 +53,7 @@ LEGEND = (
     ("✓", "en una acción: ya hecha"),
     ("(def.)", "defensa declarada: espera ataques desde su momento"),
     ("+def 3", "la siguiente defensa extra tiraría 3 dados"),
-    ("D. total 7·6·5…", "defensa total: los dados de sus siguientes defensas"),
+    ("Defensa total 7·6·5…", "los dados de sus siguientes defensas"),
     ("FV ●●●○○", "puntos de Fuerza de Voluntad de su puntuación; ○ gastados"),
     ("XX/····", "salud: X letal, / contundente, · vacío; la penalización al lado"),
     ("por declarar", "aún no ha declarado (declara después: se declara de menor a mayor)"),
@@ -319,10 +319,10 @@ def declared_spans(fight: Fight, c: Combatant, for_players: bool) -> list[Span]:
     if s.full_defense and not for_players:
         base = defense_base(s, next((d.action for d in s.declared if d.defense), "esquiva"))
         if base is None:
-            return [Span("D. total", Role.DEFENSE)]
+            return [Span("Defensa total", Role.DEFENSE)]
         left = [base - k + s.health_penalty for k in range(s.defenses, s.defenses + 3)]
         shown = "·".join(str(n) for n in left if n > 0)
-        return [Span(f"D. total {shown}…" if shown else "D. total: sin dados", Role.DEFENSE)]
+        return [Span(f"Defensa total {shown}…" if shown else "Defensa total: sin dados", Role.DEFENSE)]
     for d in s.declared:
         if for_players and not d.done:
             continue
@@ -368,8 +368,8 @@ def status_text(fight: Fight, c: Combatant) -> str:
     attack = attack_of(fight)
     if s.out:
         return "fuera de combate"
-    if attack is not None and attack.target == c.name:
-        return "⚔ atacado"
+    if attack is not None and attack.target == c.name and s.status != "acted":
+        return "⚔ atacado"  # (one who acted says so, as SYSTEMS §3.1's step 4: the header names the attack)
     if phase == "initiative":
         return "sin iniciativa" if s.initiative is None else ""
     if phase == "declare":
@@ -883,12 +883,13 @@ def defense_rows(fight: Fight, attack: PendingAttack) -> list[PanelRow]:
                     continue
                 live, what = chain
                 dice_text = "?" if live is None else f"{live} dados" if live > 0 else "sin dados"
-                rows.append(PanelRow("", f"{name} se defiende: {maneuver_name(maneuver)} ({what}) → {dice_text}",
+                how = what if what.startswith(maneuver_name(maneuver)) else f"{maneuver_name(maneuver)} ({what})"
+                rows.append(PanelRow("", f"{name} se defiende: {how} → {dice_text}",
                                      RowRole.GOOD if live is None or live > 0 else RowRole.WARNING))
             after = evolve_defenses(s)
             chain = next_defense(after)
             if chain is not None and chain[0] is not None:
-                rows.append(PanelRow("", f"(otra defensa después: {chain[1]} → {max(chain[0], 0)} dados)",
+                rows.append(PanelRow("", f"({chain[1]} → {max(chain[0], 0)} dados)",
                                      RowRole.DIM))
     else:
         if any(c.id in ("presa", "sujeta", "apresado", "sujetado") for c in s.conditions):
@@ -942,7 +943,7 @@ def narr_dice_rows(fight: Fight) -> tuple[str, tuple[PanelRow, ...]]:
         s = sheet_of(attacker)
         slot = _slot_of(s, attack)
         n = len(s.declared)
-        head = f"{attacker.name} → {target.name} · {maneuver_name(attack.action)}"
+        head = f"{attacker.name} → {target.name} · {chip_name(attack.action)}"
         if slot is not None and n > 1:
             head += f" {slot + 1} de {n}"
         rows = [PanelRow("", head, RowRole.AC)]

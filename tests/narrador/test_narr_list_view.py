@@ -62,7 +62,7 @@ def test_the_action_phase_chips_have_live_dice():
     assert "✓Disparo 5→2 · Disparo 5→1" in text["Matón"]
     assert "XXX···· −1" in text["Matón"] and "●●●" in text["Matón"]
     assert text["Matón"].startswith("▶13") and "actúa" in text["Matón"]
-    assert "⚔ atacado" in text["Kara"]
+    assert "actuó" in text["Kara"]  # she acted: as SYSTEMS §3.1's step 4 (the header names the attack)
     attack = [line.text for line in lst.lines if line.kind is Kind.ATTACK]
     assert attack and "Matón → Kara" in attack[0] and "1 éxito" in attack[0]
 
@@ -81,14 +81,14 @@ def test_the_dice_panel_of_an_attack_and_the_defense_it_allows():
     title, dice = narr_dice_rows(fight)
     assert title == "Tirada"
     shown = [(r.label, r.value) for r in dice]
-    assert ("", "Matón → Kara · Disparos Múltiples 1 de 2") in shown
+    assert ("", "Matón → Kara · Disparo 1 de 2") in shown
     assert ("Destreza 3 + Armas de Fuego 2", "5") in shown
     assert ("Salud (Lesionado)", "−1") in shown
     assert ("Acción múltiple, 1.ª de 2", "−2") in shown
     assert ("Reserva", "2 dados") in shown
     assert any(label == "Dificultad" and value.startswith("6") for label, value in shown)
     text = " | ".join(value for _, value in shown)
-    assert "Kara se defiende: Esquiva (Esquiva declarada, 2.ª de 2) → 4 dados" in text
+    assert "Kara se defiende: Esquiva declarada, 2.ª de 2 → 4 dados" in text
     assert "una defensa más: 3.ª → 3 dados" in text
 
 

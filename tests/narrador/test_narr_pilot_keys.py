@@ -87,7 +87,7 @@ async def test_keys_that_do_not_apply_say_why(narr_app):
         assert "d declarar" in bar and "g defender" not in bar
 
 
-async def test_space_ends_the_initiative_phase_and_t_asks(narr_app):
+async def test_space_ends_the_initiative_phase_and_shift_t_asks(narr_app):
     from cdbtui.tui.screens.confirm import Confirm
 
     app = narr_app(("declara cadaver golpe",))
@@ -95,7 +95,7 @@ async def test_space_ends_the_initiative_phase_and_t_asks(narr_app):
         await pilot.pause()
         await keys(pilot, "space")  # Víctor declares nothing
         assert app.fight.narr.declarer == "Matón" and app.selected == "Matón"
-        await keys(pilot, "t")
+        await keys(pilot, "T")  # «t» is «tirar» (SYSTEMS §3.1's bar); the turn's end is «T»
         assert isinstance(app.screen, Confirm)
         await keys(pilot, "escape")
         assert app.fight.turn == 1

@@ -58,7 +58,7 @@ CS_KEYS: tuple[Entry, ...] = (
     )),
     Entry("d / e", "daño / estado (condición) del seleccionado", (
         Key("d", "cs_line('damage')", "cs-damage", "daño", "d", When.FIGHT, Scope.SELECTED),
-        Key("e", "cs_line('condition')", "cs-condition", "estado", "e", When.FIGHT, Scope.SELECTED),
+        Key("e", "cs_line('condition')", "cs-condition", "estado", None, When.FIGHT, Scope.SELECTED),
     )),
     Entry("p", "responder la tirada pendiente del seleccionado (dolor, refleja, crítica)", (
         Key("p", "cs_answer", "cs-answer", "tirada", "p", When.FIGHT, Scope.SELECTED),

@@ -62,7 +62,7 @@ def common_entries(prefix: str, commands: str) -> tuple[Entry, ...]:
                 priority=True),
         )),
         Entry(":", f"línea de órdenes (todas las órdenes {commands})", (
-            Key("colon", "command_line", f"{prefix}-command-line", "orden", ":", When.FIGHT),
+            Key("colon", "command_line", f"{prefix}-command-line", "orden", None, When.FIGHT),
         )),
         Entry("?", "esta ayuda: teclas, marcas, órdenes y decisiones de reglas", (
             Key("question_mark", "help", f"{prefix}-help", "ayuda", "?", When.ALWAYS),

@@ -51,20 +51,23 @@ NARR_KEYS: tuple[Entry, ...] = (
     Entry("f", "fin: quien actúa deja lo que le quedaba («NOMBRE fin»)", (
         Key("f", "narr('done')", "narr-done", "fin", "f", When.FIGHT, Scope.SELECTED),
     )),
-    Entry("x / e", "daño tras la absorción («dano NOMBRE », al objetivo del ataque) / estado del seleccionado", (
-        Key("x", "narr('damage')", "narr-damage", "daño", "x", When.FIGHT, Scope.SELECTED),
-        Key("e", "narr('condition')", "narr-condition", "estado", "e", When.FIGHT, Scope.SELECTED),
-    )),
-    Entry("i / n", "iniciativa del seleccionado / alta de un combatiente (en la línea de órdenes)", (
-        Key("i", "narr('initiative')", "narr-initiative", "iniciativa", "i", When.FIGHT, Scope.SELECTED),
-        Key("n", "narr('add')", "narr-add", "alta", None, When.FIGHT),
+    Entry("t", "tirar la iniciativa de quienes aún no la tienen («tirar», fase de iniciativa)", (
+        Key("t", "narr('roll')", "narr-roll", "tirar", "t", When.FIGHT, Scope.COUNTDOWN),
     )),
     Entry("espacio", "siguiente: acaba la fase de iniciativa, pasa al siguiente declarante o termina el turno"
           " de quien actúa", (
         Key("space", "narr('next')", "narr-next", "siguiente", "␣", When.FIGHT, Scope.COUNTDOWN),
     )),
-    Entry("t", "terminar el turno ya (pregunta si alguien no ha actuado; lo pendiente se pierde)", (
-        Key("t", "narr('new_turn')", "narr-new-turn", "turno", "t", When.FIGHT, Scope.COUNTDOWN),
+    Entry("x / e", "daño tras la absorción («dano NOMBRE », al objetivo del ataque) / estado del seleccionado", (
+        Key("x", "narr('damage')", "narr-damage", "daño", "x", When.FIGHT, Scope.SELECTED),
+        Key("e", "narr('condition')", "narr-condition", "estado", None, When.FIGHT, Scope.SELECTED),
+    )),
+    Entry("i / n", "iniciativa del seleccionado / alta de un combatiente (en la línea de órdenes)", (
+        Key("i", "narr('initiative')", "narr-initiative", "iniciativa", None, When.FIGHT, Scope.SELECTED),
+        Key("n", "narr('add')", "narr-add", "alta", None, When.FIGHT),
+    )),
+    Entry("T", "terminar el turno ya (pregunta si alguien no ha actuado; lo pendiente se pierde)", (
+        Key("T", "narr('new_turn')", "narr-new-turn", "turno", None, When.FIGHT, Scope.COUNTDOWN),
     )),
     *common_entries("narr", "del sistema narrativo"),
 )
@@ -129,6 +132,9 @@ class NarrFightScreen(ListFightScreen):
             return YES if selected is not None else Verdict(False, NOBODY)
         if kind == "new_turn":  # from any phase (SYSTEMS §3.5)
             return YES
+        if kind == "roll":  # (with everyone's initiative in, the engine says so)
+            return YES if phase == "initiative" else Verdict(
+                False, "La iniciativa se tira en la fase de iniciativa (al empezar cada turno)")
         if kind == "act":
             if phase != "act":
                 return Verdict(False, NO_ACTOR.format(phase=PHASES.get(phase, phase)))
@@ -221,6 +227,9 @@ class NarrFightScreen(ListFightScreen):
 
     def _next(self, fight: Fight) -> None:
         self.app.run_line("siguiente")
+
+    def _roll(self, fight: Fight) -> None:
+        self.app.run_line("tirar")
 
     def _new_turn(self, fight: Fight) -> None:
         self._end_turn(waiting(fight), "Pierden lo que les quedaba.")
