@@ -32,7 +32,7 @@ from ..engine.model import Combatant, Fight
 from ..engine.narrador.model import LEVELS, Declared, NarrSheet, PendingAttack
 from ..engine.narrador.pools import dice, slot_penalty
 from ..engine.narrador.now import at_turn, current, current_fight
-from ..engine.narrador.tables import find_maneuver
+from ..engine.narrador.tables import BASE, find_maneuver
 from ..printable import literal
 from .panel import PanelRow, RowRole
 from .rulesets import is_narrador  # noqa: F401 - re-exported
@@ -43,7 +43,6 @@ from .sheet import HIDDEN_MARK, cells, short
 
 RULES_NAME = "Narrador"
 SECRET = "?"
-BASE = 6
 
 #: The marks of the list and what they mean (SYSTEMS.md §3.1): legend and help.
 LEGEND = (
@@ -298,6 +297,9 @@ def chip_spans(s: NarrSheet, d: Declared, *, players: bool = False) -> list[Span
         numbers = f" {d.pool}"
     else:
         numbers = f" {d.pool}→{live}"
+    m = find_maneuver(d.action)
+    if m is not None and m.ammo == "all" and d.pool is not None:  # automatic fire: «17 dados, dif 8» (§3.1)
+        numbers += f" dados, dif {BASE + m.difficulty}"
     text = ("✓" if d.done else "") + name + numbers + (" (def.)" if d.defense else "")
     role = Role.DONE if d.done else Role.DEFENSE if d.defense else Role.CHIP
     return [Span(text, role)]

@@ -366,7 +366,6 @@ async def test_narr_estado_actuo_for_one_who_acted(narr):
         assert "actuó" in row(app, "Kara")
 
 
-@pytest.mark.xfail(strict=True, reason="Víctor's automatic-fire chip reads «F. automático 17» (no «dados, dif 8»)")
 async def test_narr_automatic_fire_chip_names_dice_and_difficulty(narr):
     """§3.1 step 4: «10 Víctor F. automático 17 dados, dif 8»."""
     app = narr(N_STEP_4)

@@ -26,9 +26,8 @@ from ..model import Combatant, Fight, LogKind, Role, evolve, mention_of
 from . import commands as nc
 from .model import LEVELS, Declared, NarrPart, NarrSheet, NCondition, NWeapon, PendingAttack, Trait
 from .pools import dice, pool_of, slot_penalty
-from .tables import TRAITS, Maneuver, find_maneuver, weapons
+from .tables import BASE, TRAITS, Maneuver, find_maneuver, weapons
 
-BASE = 6
 STUNNED_HINT = "no puede actuar ni defenderse hasta perder su acción"
 
 

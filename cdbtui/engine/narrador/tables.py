@@ -44,6 +44,8 @@ CONDITIONS = ("derribado", "desequilibrado", "cegado", "inmovilizado", "atado", 
 CONDITION_ALIASES = {"derribada": "derribado", "desequilibrada": "desequilibrado", "cegada": "cegado",
                      "inmovilizada": "inmovilizado", "atada": "atado", "sorprendida": "sorprendido",
                      "aturdida": "aturdido", "tumbado": "derribado"}
+#: The usual difficulty of a roll (§3); a shot's range changes it (rules.py).
+BASE = 6
 TRAITS = ("pelea", "esquivar", "armas-de-fuego", "atletismo", "combate-cc", "sigilo", "alerta")
 
 
