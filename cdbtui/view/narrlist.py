@@ -207,11 +207,13 @@ def narr_selection_order(fight: Fight) -> tuple[str, ...]:
 
 @at_turn
 def focus_name(fight: Fight) -> str | None:
-    """Whom the selection follows: the attack's target while an attack waits, the
-    declarer in the declaration phase, the actor in the action phase."""
+    """Whom the selection follows: the declarer in the declaration phase, the actor in
+    the action phase, the attacker while its attack waits (SYSTEMS §3.1's step 4: the
+    side panel is Matón's while Kara's defence is resolved; «g», «b» and «x» act on
+    the attack's target whatever is selected)."""
     attack = attack_of(fight)
-    if attack is not None and fight.find(attack.target) is not None:
-        return fight.find(attack.target).name
+    if attack is not None and fight.find(attack.attacker) is not None:
+        return fight.find(attack.attacker).name
     phase = phase_of(fight)
     if phase == "declare":
         return declarer_of(fight)

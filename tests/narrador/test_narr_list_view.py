@@ -55,7 +55,7 @@ def test_the_action_phase_chips_have_live_dice():
     fight = narr_session(*STEP_4).fight
     assert narr_header(fight) == ("Depósito · Narrador · Turno 1 · Acción ↓ · Actúa: Matón (13)"
                                   " · ⚔ Matón → Kara")
-    assert focus_name(fight) == "Kara"  # the attack's target while it waits
+    assert focus_name(fight) == "Matón"  # the attacker while its attack waits (SYSTEMS §3.1 step 4)
     lst = build_list(fight, "Kara")
     text = rows(lst)
     assert "✓Disparo 6→4 · Esquiva 7→4 (def.)" in text["Kara"]

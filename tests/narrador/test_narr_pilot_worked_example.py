@@ -151,7 +151,7 @@ async def act_at(pilot, app, actor: str, target: str, successes: int) -> None:
     await type_line(pilot, str(successes))
     attack = app.fight.narr.attack
     assert (attack.attacker, attack.target, attack.successes) == (actor, target, successes)
-    assert app.selected == target  # the selection follows the attack's target
+    assert app.selected == actor  # the selection stays with the attacker (SYSTEMS §3.1 step 4)
 
 
 # ------------------------------------------------------------------ the example

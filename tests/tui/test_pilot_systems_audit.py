@@ -374,7 +374,6 @@ async def test_narr_automatic_fire_chip_names_dice_and_difficulty(narr):
         assert "F. automático 17 dados, dif 8" in row(app, "Víctor")
 
 
-@pytest.mark.xfail(strict=True, reason="during an attack the selection (side panel) follows the target (Kara), not the actor (Matón)")
 async def test_narr_side_panel_is_the_actor_s_during_its_attack(narr):
     """§3.1 step 4: the side panel is «Matón · PNJ» while Matón acts."""
     app = narr(N_STEP_4)
