@@ -66,7 +66,7 @@ LEGEND_SHORT = (
     ("✓", "acción hecha"),
     ("(def.)", "defensa declarada"),
     ("+def", "dados de otra defensa"),
-    ("●○", "FV: puntos / gastados"),
+    ("●◎○", "FV: puntos / el gastado este turno / gastados"),
     ("X/·", "letal / contundente"),
     ("⚔", "ataque en curso"),
     ("◌", "oculto a jugadores"),
@@ -351,7 +351,10 @@ def wp_spans(s: NarrSheet, hide: bool) -> list[Span]:
     if s.willpower <= 0:
         return [Span("—", Role.MUTED)]
     points = max(min(s.points, s.willpower), 0)
-    return [Span("●" * points, Role.WP), Span("○" * (s.willpower - points), Role.WP_SPENT)]
+    empty = s.willpower - points
+    if s.spent and empty:  # §3.1: «a ring around the last one spent this turn»
+        return [Span("●" * points, Role.WP), Span("◎", Role.WP), Span("○" * (empty - 1), Role.WP_SPENT)]
+    return [Span("●" * points, Role.WP), Span("○" * empty, Role.WP_SPENT)]
 
 
 def health_spans(s: NarrSheet, hide: bool) -> list[Span]:

@@ -493,7 +493,6 @@ async def test_narr_health_boxes_bashing_lethal_and_penalty(narr):
         assert "XXXXX·· −2" in row(app, "Cadáver")
 
 
-@pytest.mark.xfail(strict=True, reason="no ring for the point spent this turn: «●●●●○» is the same in turn 1 (just spent) and turn 2")
 async def test_narr_fv_ring_around_the_point_spent_this_turn(narr):
     """§3.1 marks: «FV ●●●○○ | Willpower points (filled) of the rating; a ring around
     the last one spent this turn»."""
