@@ -458,14 +458,7 @@ def end_of_turn(fight: Fight) -> Fight:
                 fight = remove_condition(fight, c, expiry.condition, " (fin de su duración)")
             else:  # taken off by some other way: only the duration is left to drop
                 fight = fight.replace(evolve(c, expires=tuple(e for e in c.expires if e is not expiry)))
-        c = fight.find(c.name)
-        if any(n.until is not None and n.until <= ending for n in c.notes):
-            for note in c.notes:
-                if note.until is not None and note.until <= ending:
-                    fight = fight.note(f"{c.name}: −nota «{note.text}» (fin de su duración)",
-                                       kind=LogKind.NOTE, about=[_about(c)], free=note.text)
-            c = evolve(c, notes=tuple(n for n in c.notes if n.until is None or n.until > ending))
-            fight = fight.replace(c)
+        fight, c = _expire_notes_of(fight, fight.find(c.name), ending)
         if melee and c.melee_this_turn and not c.is_group:
             fight = _tire(fight, c)
     return fight
@@ -476,14 +469,20 @@ def expire_notes(fight: Fight, ending: int) -> Fight:
     turnos=N`): what `end_of_turn` does for notes, for the rulesets with a turn's end
     of their own (C-System, the storyteller)."""
     for c in [c for c in fight.combatants if c.notes]:
-        if not any(n.until is not None and n.until <= ending for n in c.notes):
-            continue
-        for note in c.notes:
-            if note.until is not None and note.until <= ending:
-                fight = fight.note(f"{c.name}: −nota «{note.text}» (fin de su duración)",
-                                   kind=LogKind.NOTE, about=[_about(c)], free=note.text)
-        fight = fight.replace(evolve(c, notes=tuple(n for n in c.notes if n.until is None or n.until > ending)))
+        fight, _ = _expire_notes_of(fight, c, ending)
     return fight
+
+
+def _expire_notes_of(fight: Fight, c: Combatant, ending: int) -> tuple[Fight, Combatant]:
+    """`c`'s notes that end with turn `ending` gone, each logged; the fight and `c` now."""
+    if not any(n.until is not None and n.until <= ending for n in c.notes):
+        return fight, c
+    for note in c.notes:
+        if note.until is not None and note.until <= ending:
+            fight = fight.note(f"{c.name}: −nota «{note.text}» (fin de su duración)",
+                               kind=LogKind.NOTE, about=[_about(c)], free=note.text)
+    c = evolve(c, notes=tuple(n for n in c.notes if n.until is None or n.until > ending))
+    return fight.replace(c), c
 
 
 def _tire(fight: Fight, c: Combatant) -> Fight:
