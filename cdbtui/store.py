@@ -59,7 +59,7 @@ try:  # an optional accelerator: everything works (slower) with tomllib alone
     import rtoml as _rtoml
 except ImportError:  # pragma: no cover - rtoml is a dependency; kept for odd platforms
     _rtoml = None
-from attrs import define, evolve, field
+from attrs import define, evolve, field, frozen
 
 from .codec import DecodeError, from_data, to_data
 from .engine.catalog import SYSTEMS, TALENT_ES, catalog_for
@@ -410,15 +410,18 @@ def _decode_about(value: Any) -> tuple[Mention, ...] | None:
     return tuple(about)
 
 
-def _decode_log(entries: Any, header: str, structured: bool = True) -> tuple[LogEntry, ...]:
+def _decode_log(entries: Any, header: str, structured: bool = True, first: int = 1) -> tuple[LogEntry, ...]:
     """The log, checked like `codec.from_data` would but quicker (it is long).
-    `structured`: schema 3 (entries may have a kind and about)."""
+    `structured`: schema 3 (entries may have a kind and about); `first`: the number
+    of the first of `entries` in the whole log (the errors name it)."""
+    if isinstance(entries, _ReadLog):  # read a piece at a time (`_logs_apart`)
+        return entries.entries
     where = f"[{header}_log] › entries"
     if not isinstance(entries, list):
         raise SaveError(f"{where}: se esperaba una lista")
     keys = _ENTRY_KEYS if structured else _OLD_ENTRY_KEYS
     log = []
-    for number, entry in enumerate(entries, 1):
+    for number, entry in enumerate(entries, first):
         if not isinstance(entry, dict):
             raise SaveError(f"{where} nº {number}: se esperaba una tabla")
         turn, moment, text = entry.get("turn"), entry.get("moment"), entry.get("text")
@@ -851,8 +854,95 @@ def loads(text: str) -> Session:
     return read_text(text).session
 
 
+@frozen
+class _ReadLog:
+    """A log already read and checked, standing in `[header_log] › entries`."""
+
+    entries: tuple[LogEntry, ...]
+
+
+#: The log is read this many characters at a time (about 1,500 entries).
+_LOG_PIECE = 256 * 1024
+
+
+def _log_span(text: str, header: str) -> tuple[int, int] | None:
+    """Where `[header_log]`'s entries are in `text`, as `_fight_text` writes them
+    (one entry a line, between `entries = [` and a line `]`): (first, end)."""
+    marker = f"\n[{header}_log]\nentries = [\n"
+    start = text.find(marker)
+    if start == -1 or text.find(marker, start + 1) != -1:
+        return None
+    first = start + len(marker)
+    end = text.find("\n]\n", first - 1)
+    return None if end == -1 else (first, end + 1)
+
+
+def _logs_apart(text: str) -> tuple[str, dict[str, str]] | None:
+    """`text` with the logs' entries left out, and those entries' text by header.
+
+    A long fight's log is most of its save; read with the rest in one document, its
+    tables (and the TOML reader's own tree of them) would all be in memory at once,
+    beside the entries made from them: about three times the memory a DJ's laptop
+    needs once the fight is open (benchmarks/storage.py).  Only for a save laid out
+    as this program writes it: no multi-line strings anywhere (so no line of the
+    log can be inside a string), each log section once."""
+    if '"""' in text or "'''" in text:
+        return None
+    logs: dict[str, str] = {}
+    rest = text
+    for header in ("fight", "base"):
+        span = _log_span(rest, header)
+        if span is None:
+            continue
+        first, end = span
+        logs[header] = rest[first:end]
+        rest = rest[:first] + rest[end:]
+    return (rest, logs) if logs else None
+
+
+def _read_log(entries: str, header: str, structured: bool) -> _ReadLog | None:
+    """The entries' text read and checked a piece at a time; None if a piece is not
+    TOML (then the whole document is read as it stands, and its errors are told)."""
+    log: list[LogEntry] = []
+    loads = _rtoml.loads if _rtoml is not None else tomllib.loads
+    position = 0
+    while position < len(entries):
+        cut = entries.find("\n", position + _LOG_PIECE)
+        cut = len(entries) if cut == -1 else cut + 1
+        try:
+            piece = loads("entries = [\n" + entries[position:cut] + "]\n")["entries"]
+        except Exception:  # any refusal: the whole document decides and explains
+            return None
+        log.extend(_decode_log(piece, header, structured, first=len(log) + 1))
+        position = cut
+    return _ReadLog(tuple(log))
+
+
+def _document(text: str) -> tuple[dict[str, Any], bool]:
+    """`_parse(text)`, reading a long log a piece at a time when it can (`_logs_apart`)."""
+    apart = _logs_apart(text)
+    if apart is None:
+        return _parse(text)
+    rest, logs = apart
+    document = _fast_toml(rest)
+    if document is None:
+        return _parse(text)
+    schema = document.get("schema", document.get("version"))
+    if (document.get("app", document.get("format")) != APP or isinstance(schema, bool)
+            or not isinstance(schema, int) or not 1 <= schema <= SCHEMA):
+        return _parse(text)  # refused: `read_text` says why
+    structured = schema >= 3
+    for header, entries in logs.items():
+        table = document.get(f"{header}_log")
+        log = _read_log(entries, header, structured) if isinstance(table, dict) else None
+        if log is None or table.get("entries") != []:
+            return _parse(text)
+        table["entries"] = log
+    return document, False
+
+
 def read_text(text: str) -> Loaded:
-    document, torn = _parse(text)
+    document, torn = _document(text)
     app = document.get("app", document.get("format"))
     if app != APP:
         raise SaveError("no es una partida de cdbtui (falta app = \"cdbtui\")")
