@@ -6,9 +6,10 @@ the widget paints (`tui.widgets.cslist`), each a row of spans with a `Role` (the
 widget styles by role, never by text): the column titles, one row per combatant
 (▶ acts now, ✓ and dimmed once its go is over, struck when out, ⟳ before a name
 with a prompt waiting), then the prompts waiting for the table's roll and the
-"Estados:" lines.  Given a width, the columns fit it: long forms give way to
-short ones, then the least needed columns (the Vitalidad bar, "Este turno", NH)
-go, then the names shorten.
+"Estados:" lines.  Given a width, the columns fit it: the gaps narrow, long
+forms give way to short ones, then the least needed columns (the Vitalidad bar,
+"Este turno", NH) go, then the names shorten; every cell keeps a space on each
+side.  The bar stands under the «Vitalidad» title, beside the numbers.
 
 Also here, for the same fight: the header line (`cs_header`), the side panel's
 rows (`cs_panel_rows`), the order ←/→ walk (`cs_selection_order`), the marks'
@@ -172,6 +173,8 @@ class Role(StrEnum):
     BAR_FULL = "bar-full"
     BAR_EMPTY = "bar-empty"
     BAR_CON = "bar-con"
+    #: The whole bar below 0 Vitalidad: red, even on a row out of the fight.
+    BAR_BAD = "bar-bad"
     #: ⟳ and the prompts waiting for the table's roll.
     PENDING = "pending"
     #: "Estados:" and "Pendiente:".
@@ -288,13 +291,16 @@ def vitality_text(s: CsSheet) -> str:
 
 def bar_spans(s: CsSheet, width: int = BAR) -> tuple[Span, ...]:
     """The Vitalidad bar: full cells up to the current value, a ▏ at the CON
-    threshold (below it: Herido territory); empty when at or below 0."""
+    threshold (below it: Herido territory); empty when at or below 0, and red
+    below 0 (`Role.BAR_BAD`)."""
     top = max(s.vitality_max, 1)
     full = max(0, min(width, round(s.vitality * width / top)))
     con = None if s.robot or s.con <= 0 else min(width - 1, round(s.con * width / top))
     spans: list[Span] = []
     for index in range(width):
-        if index == con:
+        if s.vitality < 0:
+            spans.append(Span("▏" if index == con else "░", Role.BAR_BAD))
+        elif index == con:
             spans.append(Span("▏", Role.BAR_CON))
         elif index < full:
             spans.append(Span("█", Role.LOW if s.vitality < s.con and not s.robot else Role.BAR_FULL))
@@ -427,14 +433,30 @@ COLUMNS = (
 )
 #: How the columns give way to a narrow width, in order: ("short", key) writes a
 #: column's short forms, ("drop", key) leaves it out, ("gap", n) narrows the gaps
-#: between columns, ("name", n) caps the names.
+#: between columns, ("name", n) caps the names.  The gaps narrow before the bar
+#: goes (and widen again when a later step left the room).
 GIVE_WAY = (
-    ("drop", "bar"), ("gap", 1), ("short", "ini"), ("short", "used"), ("drop", "used"),
+    ("gap", 1), ("drop", "bar"), ("short", "ini"), ("short", "used"), ("drop", "used"),
     ("short", "def"), ("short", "vit"), ("name", 12), ("short", "left"), ("drop", "nh"),
     ("name", 8), ("name", 5),
 )
 #: The narrowest a name gets.
 NAME_MIN = 5
+#: The widest gap between columns.
+GAP = 2
+#: The gap between the Vitalidad numbers and their bar, which stands under the
+#: same title (SYSTEMS.md §2.1's «Vitalidad» column is as wide as «43/48» and a bar).
+BAR_GAP = 1
+
+
+def _gap_before(key: str, gap: int) -> int:
+    """The spaces before column `key`: the bar sits close to its numbers."""
+    return BAR_GAP if key == "bar" else gap
+
+
+def _under_one_title(columns, widths: dict[str, int]) -> bool:
+    """Whether the Vitalidad title heads the bar too (both shown, the bar not empty)."""
+    return "vit" in columns and "bar" in columns and widths["bar"] > 0
 
 
 def _fit_spans(spans: tuple[Span, ...], width: int) -> tuple[Span, ...]:
@@ -553,17 +575,22 @@ def _lay_out(fight: Fight, for_players: bool, width: int | None) -> RowList:
 
     def widths() -> dict[str, int]:
         by_column = list(zip(*map(_sizes, rows)))  # per column, each row's (long, short)
-        found = {}
+        found, titles = {}, {}
         for (key, long, shorter), sizes in zip(COLUMNS, by_column):
             form = 1 if key in short_forms else 0
-            found[key] = max(text_cells(shorter if form else long), max(size[form] for size in sizes))
+            titles[key] = text_cells(shorter if form else long)
+            found[key] = max(size[form] for size in sizes)
+        for key, title in titles.items():
+            if key == "vit" and _under_one_title(shown, found):  # the title spans the bar
+                title -= BAR_GAP + found["bar"]
+            found[key] = max(found[key], title)
         return found
 
-    gap = 2
+    gap = GAP
 
     def total(w: dict[str, int]) -> int:
-        used = [w[k] for k in keys if k in shown and w[k] > 0]
-        return sum(used) + gap * (len(used) - 1)
+        used = [k for k in keys if k in shown and w[k] > 0]
+        return sum(w[k] for k in used) + sum(_gap_before(k, gap) for k in used[1:])
 
     w = widths()
     if width is not None:
@@ -589,6 +616,10 @@ def _lay_out(fight: Fight, for_players: bool, width: int | None) -> RowList:
             if total(widths()) > width:
                 short_forms.add(key)
         w = widths()
+        if gap < GAP and total(w) <= width:  # the room left by later steps: wide gaps again
+            gap = GAP
+            if total(w) > width:
+                gap = 1
         if total(w) > width and "name" in shown:  # the last of the room: the names
             name_cap = max(NAME_MIN, w["name"] - (total(w) - width))
             rows = table()
@@ -596,10 +627,14 @@ def _lay_out(fight: Fight, for_players: bool, width: int | None) -> RowList:
     columns = tuple(k for k in keys if k in shown and w[k] > 0)
     lines: list[Line] = []
     titles: list[Span] = []
+    one_title = _under_one_title(columns, w)
     for index, (key, long, shorter) in enumerate(c for c in COLUMNS if c[0] in columns):
+        if key == "bar" and one_title:
+            continue  # under «Vitalidad»
         if index:
             titles.append(Span(" " * gap))
-        titles.extend(_fit_spans((Span(shorter if key in short_forms else long, Role.TITLE),), w[key]))
+        room = w[key] + (BAR_GAP + w["bar"] if key == "vit" and one_title else 0)
+        titles.extend(_fit_spans((Span(shorter if key in short_forms else long, Role.TITLE),), room))
     lines.append(Line(tuple(titles), Kind.TITLES))
     forms = tuple(1 if key in short_forms else 0 for key in columns)
     layout = (columns, tuple(w[key] for key in columns), forms, gap)
@@ -619,7 +654,7 @@ def _row_line(c: Combatant, row: dict, layout: tuple) -> Line:
     spans: list[Span] = []
     for index, (key, size, form) in enumerate(zip(columns, widths, forms)):
         if index:
-            spans.append(Span(" " * gap))
+            spans.append(Span(" " * _gap_before(key, gap)))
         spans.extend(_fit_spans(row[key][form], size))
     actor = row["place"][0][0].role is Role.ACTOR
     s = sheet_of(c)

@@ -31,11 +31,15 @@ from .prompt import CommandLine, listed, typeable
 
 
 #: C-System's keys (one table: the screen's bindings and the help's lines).  The
-#: go's keys act for whoever's go it is (the actor); d, e, p for the selected.
+#: go's keys act for whoever's go it is (the actor); d, e, p for the selected.  The
+#: footer shows, in this order, SYSTEMS.md §2.1's «■ compleja  □ simple  m maniobra
+#: a atacar  r retrasarse  f fin  ␣ siguiente  d daño  u deshacer  ? ayuda» (c and v
+#: shown as ■ and □); the other keys are in the help and the command palette.
 CS_KEYS: tuple[Entry, ...] = (
-    Entry("c / v", "acción compleja ■ / simple □ de quien actúa (escribe qué: «compleja TEXTO»)", (
-        Key("c", "cs_line('complex')", "cs-complex", "■ compleja", "c", When.FIGHT, Scope.SELECTED),
-        Key("v", "cs_line('simple')", "cs-simple", "□ simple", "v", When.FIGHT, Scope.SELECTED),
+    Entry("c / v", "acción compleja ■ / simple □ de quien actúa (escribe qué: «compleja TEXTO»);"
+          " en la barra de teclas, «■ compleja» y «□ simple»", (
+        Key("c", "cs_line('complex')", "cs-complex", "compleja", "■", When.FIGHT, Scope.SELECTED),
+        Key("v", "cs_line('simple')", "cs-simple", "simple", "□", When.FIGHT, Scope.SELECTED),
     )),
     Entry("m / ⏎", "maniobra o acción de quien actúa: solo las que su presupuesto permite y no"
           " ha usado este turno", (
@@ -61,7 +65,7 @@ CS_KEYS: tuple[Entry, ...] = (
         Key("e", "cs_line('condition')", "cs-condition", "estado", None, When.FIGHT, Scope.SELECTED),
     )),
     Entry("p", "responder la tirada pendiente del seleccionado (dolor, refleja, crítica)", (
-        Key("p", "cs_answer", "cs-answer", "tirada", "p", When.FIGHT, Scope.SELECTED),
+        Key("p", "cs_answer", "cs-answer", "tirada", None, When.FIGHT, Scope.SELECTED),
     )),
     Entry("i / n", "iniciativa del seleccionado / alta de un combatiente (en la línea de órdenes)", (
         Key("i", "cs_line('initiative')", "cs-initiative", "iniciativa", None, When.FIGHT),
@@ -70,6 +74,9 @@ CS_KEYS: tuple[Entry, ...] = (
     *common_entries("cs", "de C-System"),
 )
 _CS_ALL = tuple(key for entry in CS_KEYS for key in entry.bindings)
+#: The bindings in the table's order (the footer's, as §2.1 lists it: «␣ siguiente»
+#: before «d daño»), not sorted by scope.
+_CS_BINDINGS = [binding for key in _CS_ALL for binding in key_bindings((key,))]
 #: What the prefilled lines of `cs_line` start with ({actor}, {name}: quoted names).
 _CS_LINES = {
     "complex": "{actor} compleja ",
@@ -143,7 +150,7 @@ class CsFightScreen(ListFightScreen):
     RULESETS: ClassVar[tuple[str, ...]] = ("csystem",)
 
     KEYS = _CS_ALL
-    BINDINGS = key_bindings(_CS_ALL)
+    BINDINGS = _CS_BINDINGS
     LIST = CsListView
     LEGEND = cslist.LEGEND_SHORT
 
