@@ -187,6 +187,19 @@ def test_malherido_allows_at_most_one_simple_action_per_turn():
                                  " (levantarse es compleja)")
 
 
+def test_malherido_cannot_take_a_whole_turn_reload_of_a_pesado_weapon():
+    """§4.4 reload «the whole turn» for Fuego pesado, §9.2 Malherido «at most □»:
+    a whole turn is more than one simple action (found by the state machine)."""
+    s = _b_with("malherido")
+    s.execute("arma B ametralladora modos=fa,pesado cargador=30 municion=0 dano=3d6")
+    before = s.fight
+    with pytest.raises(Refusal) as caught:
+        s.execute("b recargar ametralladora")
+    assert s.fight is before
+    assert str(caught.value) == ("B está Malherido: solo puede hacer una acción simple por turno"
+                                 " (recargar ocupa todo el turno)")
+
+
 def test_malherido_one_simple_action_ends_the_go():
     s = _b_with("malherido")
     s.execute("b simple")

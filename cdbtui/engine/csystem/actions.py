@@ -57,14 +57,16 @@ def _check_budget(fight: Fight, name: str, kind: str, label: str) -> None:
     if kind == "turn":
         if s.used:
             raise Refusal(f"{label} ocupa todo el turno: {name} ya ha hecho {used_text(s.used)}")
-        return
-    if allows(s, kind):
+        if allows(s, COMPLEX):  # the whole turn: more than a capped budget allows
+            return
+    elif allows(s, kind):
         return
     cap, why = cap_of(s)
     if cap == (0, 1):
         what = ("una sola acción de movimiento por turno" if why == "mareado"
                 else "una acción simple por turno")
-        tail = f" ({label.lower()} es compleja)" if kind == COMPLEX else ""
+        tail = {COMPLEX: f" ({label.lower()} es compleja)",
+                "turn": f" ({label.lower()} ocupa todo el turno)"}.get(kind, "")
         raise Refusal(f"{name} está {cond_name(why)}: solo puede hacer {what}{tail}")
     most_complex = max(c for c, _ in tier_of(s.level))
     if kind == COMPLEX and s.used.count(COMPLEX) >= most_complex:
