@@ -3,6 +3,8 @@
 Exit status: 0 success, 1 a command was refused, 2 usage error or unreadable
 file.  Every error is one Spanish line on stderr; never a traceback for bad input.
 `--saves DIR` (anywhere on the line) or `$CDBTUI_SAVES` choose the saves folder.
+`cdbtui --help` prints the usage of all; `-h`/`--help` after a subcommand (or
+`cdbtui help ORDEN`) prints that one's (`HELP`), on stdout, exit 0, doing nothing else.
 """
 
 from __future__ import annotations
@@ -38,7 +40,132 @@ uso: cdbtui [--saves CARPETA]         pantalla inicial (partidas de ./saves o $C
      cdbtui grupo                      el grupo de PJ que se añade a los combates nuevos
      cdbtui grupo alta NOMBRE ac=N …   añadir o cambiar un PJ del grupo
      cdbtui grupo baja NOMBRE          quitar un PJ del grupo
-     cdbtui grupo desde RUTA NOMBRE …  copiar PJ de una partida al grupo"""
+     cdbtui grupo desde RUTA NOMBRE …  copiar PJ de una partida al grupo
+     cdbtui ORDEN --help | -h          la ayuda de una orden (p. ej. «cdbtui do --help»)"""
+
+#: What `-h` / `--help` ask for, after a subcommand or before it.
+HELP_OPTIONS = ("-h", "--help")
+
+_EXIT = ("Estado de salida: 0 bien, 1 una orden rechazada (reglas o entrada errónea),\n"
+         "2 error de uso o archivo ilegible.")
+_SAVES = "  --saves CARPETA   la carpeta de las partidas (si no, $CDBTUI_SAVES o ./saves)"
+
+#: Each subcommand's `--help`: its usage, what it does, its options, the exit status.
+HELP = {
+    "open": """\
+uso: cdbtui open RUTA   (o «cdbtui RUTA»)
+     cdbtui open        la pantalla inicial con las partidas de la carpeta
+
+Abre la partida de RUTA en la interfaz del DJ (teclas y la línea de órdenes «:»).
+Sin RUTA muestra las partidas de la carpeta, la más reciente primero.
+
+Opciones:
+{saves}""",
+    "new": """\
+uso: cdbtui new RUTA [--rules cdb|walkure|csystem|narrador] [--seed N] [--grupo]
+
+Crea un combate vacío en RUTA (un archivo .toml); nunca sobrescribe uno que ya exista.
+
+Opciones:
+  --rules REGLAS    cdb (por defecto), walkure, csystem o narrador
+  --seed N          la semilla de las tiradas (por defecto, al azar)
+  --grupo           añade el grupo de PJ de la carpeta («cdbtui grupo»)
+{saves}""",
+    "do": """\
+uso: cdbtui do RUTA ORDEN [ORDEN ...]
+     cdbtui do RUTA -           lee las órdenes de la entrada, una por línea
+
+Aplica cada argumento como una línea de órdenes, en orden, guardando tras cada una,
+y escribe el tablero como texto.  Se para en la primera orden rechazada: estado 1,
+una línea en la salida de errores que la nombra, y la partida tal como estaba antes
+de esa orden.  Con «-», las líneas vacías y las que empiezan por «#» no cuentan.
+
+Ejemplos:
+  cdbtui do saves/puerto.toml "alta Mike ac=7 ini=3 bando=pj" "momento Mike 7" empezar
+  cdbtui do saves/puerto.toml "mike disparar-armas-largas" deshacer
+  cdbtui do saves/puerto.toml - < ordenes.txt
+
+Opciones:
+{saves}""",
+    "show": """\
+uso: cdbtui show RUTA [--json]
+
+Escribe el tablero de la partida como texto, o su estado en JSON; no cambia nada.
+
+Opciones:
+  --json            el estado en JSON (los campos de COMMANDS.md)
+{saves}""",
+    "list": """\
+uso: cdbtui list
+
+Las partidas de la carpeta, la más reciente primero: archivo, nombre, reglas, turno,
+combatientes y cuándo se jugó.
+
+Opciones:
+{saves}""",
+    "maniobras": """\
+uso: cdbtui maniobras RUTA
+
+Las maniobras que admiten las órdenes de esa partida (sus reglas y las de la casa),
+una por línea: id, nombre y coste en AC.
+
+Opciones:
+{saves}""",
+    "view": """\
+uso: cdbtui view RUTA [--grande]
+
+La vista de jugadores, solo lectura: sigue la partida mientras el DJ juega y no
+muestra a los combatientes ocultos.
+
+Opciones:
+  --grande          letra grande (para una pantalla a la vista de la mesa)
+{saves}""",
+    "serve": """\
+uso: cdbtui serve RUTA [--port N] [--host DIRECCIÓN] [--origin URL] [--max N] [--grande]
+
+Sirve la vista de jugadores en el navegador mientras el DJ juega.
+
+Opciones:
+  --port N          el puerto (por defecto 8000)
+  --host DIRECCIÓN  dónde escuchar (por defecto 127.0.0.1, solo este equipo;
+                    0.0.0.0 para toda la red)
+  --origin URL      un origen más admitido (http://mesa.local:8000); se puede repetir
+  --max N           visitas a la vez como mucho (por defecto {max_visits})
+  --grande          letra grande
+{saves}""",
+    "export": """\
+uso: cdbtui export RUTA [--format md|html] [--output ARCHIVO] [--jugadores] [--force]
+
+Exporta la partida (los combatientes y el historial por turnos) a Markdown o HTML,
+en la salida o a un archivo.
+
+Opciones:
+  --format md|html  el formato (por defecto md)
+  --output ARCHIVO, -o ARCHIVO
+                    escribe en ARCHIVO en vez de en la salida (nunca sobre una partida)
+  --jugadores       solo lo que ven los jugadores (sin ocultos)
+  --force           sobrescribe un archivo que no parece una exportación
+{saves}""",
+    "casa": """\
+uso: cdbtui casa RUTA ARCHIVO.toml
+     cdbtui casa RUTA no        quita las reglas de la casa
+
+Pone (o quita) las reglas de la casa de esa partida; es una orden más del combate,
+y se puede deshacer.
+
+Opciones:
+{saves}""",
+    "grupo": """\
+uso: cdbtui grupo                        el grupo de PJ de la carpeta
+     cdbtui grupo alta NOMBRE ac=N …     añadir o cambiar un PJ del grupo
+     cdbtui grupo baja NOMBRE            quitar un PJ del grupo
+     cdbtui grupo desde RUTA NOMBRE …    copiar PJ de una partida al grupo
+
+El grupo de PJ se añade a los combates nuevos con «cdbtui new RUTA --grupo».
+
+Opciones:
+{saves}""",
+}
 
 
 class UsageError(Exception):
@@ -430,6 +557,15 @@ def roster_quote(arg: str) -> str:
     return quote(arg)
 
 
+def help_text(command: str) -> str:
+    """The `--help` of one subcommand (a key of `COMMANDS`), with the exit status."""
+    max_visits = None
+    if command == "serve":
+        from .serve import DEFAULT_MAX_VISITS as max_visits
+    text = HELP[command].format(saves=_SAVES, max_visits=max_visits)
+    return f"{text}\n\n{_EXIT}"
+
+
 COMMANDS = {
     "new": _new, "do": _do, "show": _show, "open": _open, "view": _view,
     "serve": _serve, "export": _export, "list": _list, "grupo": _roster, "casa": _house,
@@ -457,8 +593,12 @@ def _saves_option(args: list[str]) -> tuple[str | None, list[str]]:
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        if args and args[0] in ("-h", "--help", "help", "ayuda"):
-            _print(USAGE)
+        if args and args[0] in (*HELP_OPTIONS, "help", "ayuda"):
+            # `cdbtui help do` / `cdbtui --help do`: that subcommand's help.
+            if len(args) > 1 and args[1] in COMMANDS:
+                _print(help_text(args[1]))
+            else:
+                _print(USAGE)
             return 0
         option, args = _saves_option(args)
         folder = saves_folder(option)
@@ -466,6 +606,12 @@ def main(argv: list[str] | None = None) -> int:
             return _open([], folder)
         handler = COMMANDS.get(args[0])
         if handler is not None:
+            # `-h`/`--help` anywhere after a subcommand: its help, and nothing is done
+            # (a lone `-h`/`--help` is no command line `do` could run; elsewhere it
+            # would be an unknown option: the safe reading is "show me how").
+            if any(arg in HELP_OPTIONS for arg in args[1:]):
+                _print(help_text(args[0]))
+                return 0
             return handler(args[1:], folder)
         if args[0].startswith("-") or len(args) > 1:
             raise UsageError(f"orden desconocida «{args[0]}»\n{USAGE}")
