@@ -51,7 +51,8 @@ class RowListView(StyledLines, ScrollView, can_focus=True):
     #: A class for the whole of a line of some kind (the storyteller's attack line).
     KIND_CLASS: ClassVar[Mapping[Kind, str]] = {}
     #: Whether one row per combatant under the titles is a lower bound of the
-    #: lines (then a list taller than the widget is known before it is built).
+    #: lines in the players' list too (then a list taller than the widget is known
+    #: before it is built); it always is in the DJ's, which has a row for everyone.
     ROWS_BOUND_LINES: ClassVar[bool] = False
 
     class Clicked(Message):
@@ -117,8 +118,10 @@ class RowListView(StyledLines, ScrollView, can_focus=True):
 
         height = self.content_region.height
         bar = self.styles.scrollbar_size_vertical
-        # The rows alone overflowing the height: the scrollbar's room is known at once.
-        if self.ROWS_BOUND_LINES and width > 0 and height > 0 and len(fight.combatants) + 1 > height:
+        # The rows alone overflowing the height: the scrollbar's room is known at once
+        # (the DJ's list has a row for everyone; the players' lacks the hidden).
+        bound = self.ROWS_BOUND_LINES or not self.for_players
+        if bound and width > 0 and height > 0 and len(fight.combatants) + 1 > height:
             return build(width - bar)
         built = build(width)
         if width > 0 and height > 0 and len(built.lines) > height:
