@@ -702,6 +702,8 @@ def narr_player_banner(fight: Fight) -> Banner:
         return Banner(turn, "", phase, seen.actor, "")
     if part.phase == "declare" and part.declarer:
         return Banner(turn, "", phase, part.declarer, "")
+    if part.phase == "over":  # everyone has acted (SYSTEMS §3.4), as the other rulesets say it
+        return Banner(turn, "", phase, "", "esperando al turno siguiente")
     return Banner(turn, "", phase, "", "")
 
 

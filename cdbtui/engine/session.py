@@ -43,7 +43,7 @@ from .rules import apply, new_fight
 #: and defenses (SYSTEMS.md §2.3, §3.3 "Warnings"), by class name (`cautious`).
 CAUTIOUS = (cmd.Perform, cmd.Trigger, cmd.Done)
 _CAUTIOUS_ELSEWHERE = {"cdbtui.engine.csystem.commands": ("Act",),
-                       "cdbtui.engine.narrador.commands": ("Declare", "Act", "Defend", "Abort")}
+                       "cdbtui.engine.narrador.commands": ("Declare", "Act", "Defend", "Abort", "Ambush")}
 
 
 def cautious(command: object) -> bool:

@@ -461,6 +461,8 @@ def _who_parts(fight: Fight, *, for_players: bool = False) -> list[str]:
         missing = [literal(c.name) for c in fight.combatants
                    if sheet_of(c).initiative is None and not sheet_of(c).out]
         return [f"falta: {', '.join(missing)}"] if missing else ["«siguiente» empieza la declaración"]
+    if p.phase == "over" and not for_players:
+        return [f"«turno» empieza el turno {fight.turn + 1}"]
     return []
 
 
@@ -543,7 +545,7 @@ def extra_lines(fight: Fight, combatants: tuple[Combatant, ...], *, for_players:
             left = turns_left(note.until, fight)
             tail = "" if left is None else f" ({left} turno{'s' if left != 1 else ''})"
             lines.append(f"Nota: {literal(c.name)}: {literal(note.text)}{tail}")
-    if part_of(fight).phase != "initiative":
+    if part_of(fight).phase in ("declare", "act"):
         unplaced = [literal(c.name) for c in combatants
                     if sheet_of(c).initiative is None and not sheet_of(c).out]
         if unplaced:

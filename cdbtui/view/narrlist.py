@@ -52,9 +52,11 @@ LEGEND = (
     ("✓", "en una acción: ya hecha"),
     ("(def.)", "defensa declarada: espera ataques desde su momento"),
     ("+def 3", "la siguiente defensa extra tiraría 3 dados"),
-    ("Defensa total 7·6·5…", "los dados de sus siguientes defensas"),
+    ("Defensa total 7·6·5…", "los dados de sus siguientes defensas; los ya usados, tachados"),
     ("FV ●●●○○", "puntos de Fuerza de Voluntad de su puntuación; ○ gastados"),
     ("XX/····", "salud: X letal, / contundente, · vacío; la penalización al lado"),
+    ("aturdido: pierde Disparo", "pierde su siguiente acción (la nombra)"),
+    ("+1 dif", "desequilibrado (el turno siguiente), oponentes, cegado: el modificador total a la dificultad"),
     ("por declarar", "aún no ha declarado (declara después: se declara de menor a mayor)"),
     ("⚔", "el ataque que se está resolviendo: su objetivo puede defenderse, abortar o recibir el daño"),
     ("◌", "oculto a los jugadores"),
@@ -91,7 +93,7 @@ DECISIONS = (
                       "la defensa se tira; sustituye la acción elegida (por defecto la última) con la penalización "
                       "de su casilla; la defensa total abortada se pierde."),
     ("Defensa total (7.6)", "cada defensa puede ser cualquier maniobra; la cuenta es una sola (7, 6, 5…)."),
-    ("Emboscada (7.7)", "antes del turno 1 («emboscada A B exitos=N»)."),
+    ("Emboscada (7.7)", "antes del turno 1 («emboscada A B exitos=N»); a quien ya está en combate, con aviso."),
     ("Maniobras (8)", "la tabla resumen manda en los rasgos; Dispersión +2 a la dificultad."),
     ("Munición (9)", "se cuentan las balas; pasar de la Cadencia se rechaza; media carga sin el +1; "
                      "recargar conserva la bala de la recámara."),
@@ -152,6 +154,8 @@ class Role(StrEnum):
     CHIP = "chip"
     DONE = "done"
     DEFENSE = "defense"
+    #: A die of the total defense already used this turn (struck, §3.1).
+    USED = "used"
     WP = "wp"
     WP_SPENT = "wp-spent"
     LETHAL = "lethal"
@@ -288,11 +292,33 @@ def next_defense(s: NarrSheet, maneuver: str = "esquiva") -> tuple[int | None, s
     return live, what
 
 
-def chip_spans(s: NarrSheet, d: Declared, *, players: bool = False) -> list[Span]:
+def total_defense_spans(s: NarrSheet, base: int) -> list[Span]:
+    """«Defensa total 7·6·5…» (§3.1): the dice of its defenses this turn, the used
+    ones struck (`Role.USED`, each its own span), then the next three."""
+    used = [max(base - k + s.health_penalty, 0) for k in range(s.defenses)]
+    left = [n for n in (base - k + s.health_penalty for k in range(s.defenses, s.defenses + 3)) if n > 0]
+    spans = [Span("Defensa total ", Role.DEFENSE)]
+    for index, n in enumerate(used):
+        if index:
+            spans.append(Span("·", Role.DEFENSE))
+        spans.append(Span(str(n), Role.USED))
+    if left:
+        spans.append(Span(("·" if used else "") + "·".join(map(str, left)) + "…", Role.DEFENSE))
+    elif used:
+        spans.append(Span(" sin dados", Role.DEFENSE))
+    else:
+        return [Span("Defensa total: sin dados", Role.DEFENSE)]
+    return spans
+
+
+def chip_spans(s: NarrSheet, d: Declared, *, players: bool = False, compact: bool = False) -> list[Span]:
+    """A declared action's chip; `compact`: a done one without its dice (spent)."""
     name = chip_name(d.action)
     live = dice(s, d)
     if players:
         return [Span("✓" + name, Role.DONE)]
+    if compact and d.done:
+        return [Span("✓" + name + (" (def.)" if d.defense else ""), Role.DONE)]
     if d.pool is None:
         numbers = f" {signed(d.penalty)}" if d.penalty else ""
     elif live == d.pool:
@@ -307,8 +333,9 @@ def chip_spans(s: NarrSheet, d: Declared, *, players: bool = False) -> list[Span
     return [Span(text, role)]
 
 
-def declared_spans(fight: Fight, c: Combatant, for_players: bool) -> list[Span]:
-    """The chips of its declaration (players: only those performed)."""
+def declared_spans(fight: Fight, c: Combatant, for_players: bool, *, compact: bool = False) -> list[Span]:
+    """The chips of its declaration (players: only those performed); `compact`: the
+    done ones without their dice (when the column is short, `_declared_cell`)."""
     s = sheet_of(c)
     phase = phase_of(fight)
     spans: list[Span] = []
@@ -324,16 +351,15 @@ def declared_spans(fight: Fight, c: Combatant, for_players: bool) -> list[Span]:
         base = defense_base(s, next((d.action for d in s.declared if d.defense), "esquiva"))
         if base is None:
             return [Span("Defensa total", Role.DEFENSE)]
-        left = [base - k + s.health_penalty for k in range(s.defenses, s.defenses + 3)]
-        shown = "·".join(str(n) for n in left if n > 0)
-        return [Span(f"Defensa total {shown}…" if shown else "Defensa total: sin dados", Role.DEFENSE)]
+        return total_defense_spans(s, base)
     for d in s.declared:
         if for_players and not d.done:
             continue
         if spans:
             spans.append(Span(" · "))
-        spans += chip_spans(s, d, players=for_players)
-    if not for_players and any(d.defense for d in s.declared) and all(d.done for d in s.declared if d.defense):
+        spans += chip_spans(s, d, players=for_players, compact=compact)
+    if not for_players and phase != "over" and any(d.defense for d in s.declared) \
+            and all(d.done for d in s.declared if d.defense):
         chain = next_defense(s)
         if chain is not None and chain[0] is not None:
             spans += [Span(" · "), Span(f"+def {chain[0]}" if chain[0] > 0 else "+def —", Role.DEFENSE)]
@@ -369,7 +395,27 @@ def health_spans(s: NarrSheet, hide: bool) -> list[Span]:
     return [span for span in spans if span.text]
 
 
-def status_text(fight: Fight, c: Combatant) -> str:
+def stunned_text(fight: Fight, c: Combatant, *, for_players: bool = False) -> str | None:
+    """«aturdido: pierde F. automático» (§3.1: «loses the next action (which one is
+    named)»): the declared actions not done yet that it loses this turn, or the turn
+    whose action it will lose; None: not stunned.  Players are not told an undone
+    declared action (they see a declaration once performed)."""
+    s = sheet_of(c)
+    stun = next((x for x in s.conditions if x.id == "aturdido"), None)
+    if s.status != "stunned" and stun is None:
+        return None
+    if s.status != "stunned" and stun.until is not None and stun.until > fight.turn:
+        return f"aturdido: pierde el turno {stun.until}"
+    lost = [] if for_players else [d for d in s.declared if not d.done]
+    if lost:
+        return "aturdido: pierde " + ", ".join(chip_name(d.action) + (" (def.)" if d.defense else "")
+                                               for d in lost)
+    if s.status == "to_declare" or not s.declared:
+        return "aturdido: pierde este turno"
+    return STATUS_TEXT["stunned"]
+
+
+def status_text(fight: Fight, c: Combatant, *, for_players: bool = False) -> str:
     s = sheet_of(c)
     phase = phase_of(fight)
     attack = attack_of(fight)
@@ -384,15 +430,21 @@ def status_text(fight: Fight, c: Combatant) -> str:
             return "declara"
         if s.status == "to_declare":
             return ""
-        return STATUS_TEXT.get(s.status, "")
-    if phase == "act" and fight.actor == c.name:
+    elif phase == "act" and fight.actor == c.name:
         return "actúa"
+    if s.status == "stunned":
+        return stunned_text(fight, c, for_players=for_players) or STATUS_TEXT["stunned"]
     return STATUS_TEXT.get(s.status, "")
 
 
-def condition_words(s: NarrSheet) -> list[str]:
+def condition_words(s: NarrSheet, *, row: bool = False) -> list[str]:
+    """Its conditions and levels in words; `row`: without those the row says
+    otherwise (`row_condition_words`: the «+N dif» mark's desequilibrado and
+    oponentes; aturdido)."""
     words = []
     for cond in s.conditions:
+        if row and cond.id in ("desequilibrado", "aturdido"):
+            continue
         if cond.id in ("presa", "sujeta", "apresado", "sujetado") and cond.value:
             words.append({"presa": "agarra a", "sujeta": "sujeta a", "apresado": "apresado por",
                           "sujetado": "sujeto por"}[cond.id] + f" {cond.value}")
@@ -404,21 +456,42 @@ def condition_words(s: NarrSheet) -> list[str]:
         words.append(f"−{s.ini_penalty} ini")
     if s.cover:
         words.append(f"cobertura {s.cover}")
-    if s.opponents > 1:
+    if s.opponents > 1 and not row:
         words.append(f"{s.opponents} oponentes")
     if s.aim:
         words.append(f"apunta +{s.aim}")
     return words
 
 
-def state_spans(fight: Fight, c: Combatant, hide: bool) -> list[Span]:
-    status = status_text(fight, c)
+def difficulty_mark(s: NarrSheet) -> str:
+    """«+1 dif» (§3.1: «desequilibrado (next turn), oponentes, cegado: the total
+    difficulty modifier»), as the engine adds them to each of its actions
+    (desequilibrado +1, cegado +2, each opponent beyond the first +1, at most +4);
+    "" when none."""
+    total = (1 if s.has("desequilibrado") else 0) + (2 if s.has("cegado") else 0) \
+        + min(max(s.opponents - 1, 0), 4)
+    return f"+{total} dif" if total else ""
+
+
+def row_condition_words(fight: Fight, c: Combatant, status: str, for_players: bool) -> list[str]:
+    """The conditions as the row's Estado says them: desequilibrado and oponentes
+    folded into the «+N dif» mark (cegado stays named: it also gives its attackers
+    dice), aturdido naming the action it loses unless the status already does."""
+    s = sheet_of(c)
+    words = condition_words(s, row=True)
+    stunned = None if status.startswith("aturdido") else stunned_text(fight, c, for_players=for_players)
+    mark = difficulty_mark(s)
+    return [*([stunned] if stunned else []), *words, *([mark] if mark else [])]
+
+
+def state_spans(fight: Fight, c: Combatant, hide: bool, for_players: bool = False) -> list[Span]:
+    status = status_text(fight, c, for_players=for_players)
     spans = []
     if status:
         role = Role.ATTACK if status.startswith("⚔") else Role.ACTOR if status in ("actúa", "declara") \
             else Role.BAD if status.startswith(("aturdido", "fuera")) else Role.STATUS
         spans.append(Span(status, role))
-    words = [] if hide else condition_words(sheet_of(c))
+    words = [] if hide else row_condition_words(fight, c, status, for_players)
     if words:
         if spans:
             spans.append(Span(" · "))
@@ -448,7 +521,7 @@ def phase_words(fight: Fight, *, for_players: bool = False) -> list[str]:
         elif who is None:
             parts.append("nadie actúa (quedan los que retrasan: «NOMBRE actua ACCION» o «turno»)")
         return parts
-    return ["terminado"]
+    return ["turno terminado"]  # `over`: the last in the order has acted (SYSTEMS §3.4)
 
 
 @at_turn
@@ -457,6 +530,8 @@ def narr_header(fight: Fight, *, for_players: bool = False) -> str:
     parts = [literal(fight.name), RULES_NAME, f"Turno {fight.turn}", *phase_words(fight, for_players=for_players)]
     if phase_of(fight) == "initiative" and not for_players:
         parts.append("«iniciativa NOMBRE N» o «tirar», luego «siguiente»")
+    if phase_of(fight) == "over" and not for_players:
+        parts.append(f"«turno» empieza el turno {fight.turn + 1}")
     attack = attack_of(fight)
     if attack is not None and not for_players:
         parts.append(f"⚔ {literal(attack.attacker)} → {literal(attack.target)}")
@@ -494,7 +569,7 @@ _ROWS: dict[tuple, tuple[Combatant, dict]] = {}
 
 def _row_role(fight: Fight, c: Combatant, place: dict[str, int]) -> tuple:
     """All a row of `c` reads of the fight besides `c` (`_make_row`, `declared_spans`,
-    `status_text`): the phase, whether `c` acts, declares, is still to declare above
+    `status_text`): the turn, the phase, whether `c` acts, declares, is still to declare above
     the declarer (`place`: the order's positions), or is being attacked.  A key
     that moves on changes the rows of two combatants, not every row."""
     phase = phase_of(fight)
@@ -502,7 +577,7 @@ def _row_role(fight: Fight, c: Combatant, place: dict[str, int]) -> tuple:
     attack = attack_of(fight)
     above = (declarer is not None and declarer != c.name and c.name in place and declarer in place
              and place[c.name] < place[declarer])
-    return (phase, phase == "act" and fight.actor == c.name, declarer == c.name, above,
+    return (fight.turn, phase, phase == "act" and fight.actor == c.name, declarer == c.name, above,
             attack is not None and attack.target == c.name)
 
 
@@ -534,13 +609,16 @@ def _make_row(fight: Fight, c: Combatant, for_players: bool, name_width: int | N
     if name_width is not None:
         shown = short(shown, max(1, name_width - len(prefix))) or shown[:1]
     name = ([Span(prefix, Role.MUTED)] if prefix else []) + [Span(shown, Role.PC if c.is_pc else Role.NPC)]
+    declared = declared_spans(fight, c, for_players)
+    compact = declared_spans(fight, c, for_players, compact=True)
     return {
         "ini": [mark, ini],
         "name": name,
-        "declared": declared_spans(fight, c, for_players),
+        "declared": declared,
+        **({"declared-short": compact} if compact != declared else {}),
         "wp": wp_spans(s, hide),
         "health": health_spans(s, hide),
-        "state": state_spans(fight, c, hide),
+        "state": state_spans(fight, c, hide, for_players),
     }
 
 
@@ -551,10 +629,29 @@ def _row_line(c: Combatant, row: dict, layout: tuple) -> Line:
     for index, (key, size) in enumerate(zip(columns, widths)):
         if index:
             spans.append(Span(" " * gap))
-        spans += _fit_spans(row[key], size)
+        spans += _declared_cell(row, size) if key == "declared" else _fit_spans(row[key], size)
     actor = row["ini"][0].text == "▶"
     s = sheet_of(c)
     return Line(tuple(spans), Kind.ROW, c.name, c.is_pc, actor, s.status == "acted" and not actor, s.out)
+
+
+def _declared_cell(row: dict, size: int) -> tuple[Span, ...]:
+    """The Declarado cell in `size` cells: whole if it fits; else the done chips lose
+    their dice (spent already); still too long, the chips are cut before a trailing
+    «+def N» mark, which stays whole (§3.1's marks give way last)."""
+    full = row["declared"]
+    if measured(full) <= size:
+        return _fit_spans(full, size)
+    short = row.get("declared-short", full)
+    if measured(short) <= size:
+        return _fit_spans(short, size)
+    last = short[-1] if short else None
+    if last is not None and last.role is Role.DEFENSE and last.text.startswith("+def") and len(short) > 2:
+        mark = short[-2:]  # « · », «+def N»
+        room = size - sum(cells(span.text) for span in mark)
+        if room >= 6:
+            return (*_fit_spans(short[:-2], room), *mark)
+    return _fit_spans(short, size)
 
 
 @at_turn
@@ -731,7 +828,7 @@ def narr_panel_rows(c: Combatant, fight: Fight) -> tuple[PanelRow, ...]:
         if n > 1:
             rows.append(PanelRow("Múltiple", f"{n} acciones (" + ", ".join(signed(d.penalty) for d in s.declared)
                                  + ")"))
-        chain = next_defense(s)
+        chain = next_defense(s) if phase_of(fight) != "over" else None  # over: no more attacks
         if chain is not None:
             live, what = chain
             rows.append(PanelRow("Defensa", f"{what} → {'?' if live is None else live} dados",
@@ -744,7 +841,12 @@ def narr_panel_rows(c: Combatant, fight: Fight) -> tuple[PanelRow, ...]:
         wp = "sin FV: no puede abortar"
     else:
         wp = f"{s.points}/{s.willpower}"
-        wp += " · punto gastado este turno" if s.spent else f" · aborta con {s.willpower} dados o 1 punto"
+        if phase_of(fight) == "over":  # nothing left to abort this turn
+            wp += " · punto gastado este turno" if s.spent else ""
+        elif s.abort_failed and not s.aborted:  # §3.1: «FV 3/3 · abortar: tirada fallida» (§7.4.4)
+            wp += " · abortar: tirada fallida" + (" · punto gastado este turno" if s.spent else "")
+        else:
+            wp += " · punto gastado este turno" if s.spent else f" · aborta con {s.willpower} dados o 1 punto"
     rows.append(PanelRow("FV", wp, RowRole.WARNING if s.willpower <= 0 or s.spent else RowRole.NORMAL))
     boxes = "".join(span.text for span in health_spans(s, False))
     rows.append(PanelRow("Salud", f"{level_name(s)} {signed(s.health_penalty) if s.health_penalty else ''}".strip()
@@ -838,8 +940,8 @@ def difficulty_text(fight: Fight, c: Combatant, d: Declared, target: Combatant |
     if ranged and s.cover > 1:
         total += s.cover - 1
         parts.append(f"+{s.cover - 1} dispara a cubierto")
-    if s.has("desequilibrado"):
-        total += 1
+    if any(x.id == "desequilibrado" and (x.until is None or x.until == fight.turn) for x in s.conditions):
+        total += 1  # (as the engine: in the turn after it was gained, §10)
         parts.append("+1 desequilibrado")
     if s.has("cegado"):
         total += 2

@@ -348,19 +348,23 @@ def test_row6_six_lethal_stun_the_supernatural_cadaver_tullido_minus_5(played):
 
 def test_row7_the_stunned_cadaver_loses_its_golpe_and_turn_2_starts(played):
     """§10: Aturdido, not acted: its Golpe is lost; the condition ends as its place
-    passes; the last place passed: turn 2's initiative phase (§4)."""
+    passes; the last place passed: the turn is over (§4; SYSTEMS §3.4 `over`), and the
+    next turn's first initiative starts turn 2's initiative phase."""
     r = row(played, "6")
     fight = r.fight
-    assert (fight.turn, fight.narr.phase) == (2, "initiative")
+    assert (fight.turn, fight.narr.phase, fight.actor) == (1, "over", None)
     assert "aturdido" not in conds(fight, "Cadáver")
     assert any(line.startswith("Cadáver") and "pierde" in line for line in r.logged)
     assert not any(line.startswith("Cadáver: Golpe") for line in r.logged)
-    assert all(sh(fight, n).initiative is None for n in ("Kara", "Víctor", "Matón", "Cadáver"))
+    fight = at(played, "i2m")
+    assert (fight.turn, fight.narr.phase) == (2, "initiative")
+    assert all(sh(fight, n).initiative is None for n in ("Kara", "Víctor", "Cadáver"))
 
 
 def test_end_of_turn_1_state(played):
-    """Matón −1, Glock 16, FV 3; Kara unhurt, revolver 5, FV 5; rifle 0; Cadáver −5."""
-    fight = at(played, "6")
+    """Matón −1, Glock 16, FV 3; Kara unhurt, revolver 5, FV 5; rifle 0; Cadáver −5
+    (as turn 2 starts: its first initiative)."""
+    fight = at(played, "i2m")
     assert (health(fight, "Matón"), ammo(fight, "Matón"), sh(fight, "Matón").points) == ((3, 0, -1), 16, 3)
     assert (health(fight, "Kara"), ammo(fight, "Kara"), sh(fight, "Kara").points) == ((0, 0, 0), 5, 5)
     assert (health(fight, "Víctor"), ammo(fight, "Víctor")) == ((0, 0, 0), 0)
@@ -486,11 +490,11 @@ def test_row12_placaje_1_die_hits_victor_who_has_acted_and_declared_no_defense(p
 
 
 def test_row12_two_bashing_put_victor_at_lastimado_minus_1_not_stunned(played):
-    """2 > Resistencia 2? no; Magullado, Lastimado → −1; the last place: turn 3 begins."""
+    """2 > Resistencia 2? no; Magullado, Lastimado → −1; the last place: turn 2 is over."""
     r = row(played, "12")
     assert health(r.fight, "Víctor") == (0, 2, -1)
     assert "aturdido" not in conds(r.fight, "Víctor")
-    assert (r.fight.turn, r.fight.narr.phase) == (3, "initiative")
+    assert (r.fight.turn, r.fight.narr.phase) == (2, "over")
 
 
 def test_row13_cadaver_on_the_ground_minus_2_initiative_next_turn(played):
@@ -505,12 +509,17 @@ def test_row13_victor_desequilibrado_for_turn_3(played):
     assert "desequilibrado" in conds(fight, "Víctor")
 
 
-def test_state_for_turn_3(played):
+def test_state_for_turn_3(played, tmp_path):
     """§15's closing line: Matón −1 (3 letal), FV 3, Glock 16; Kara unhurt, FV 4 / 5,
     revolver 5; Víctor −1 (2 contundente), desequilibrado, rifle 42; Cadáver Tullido −5,
-    on the ground, −2 initiative in turn 3."""
-    fight = at(played, "13b")
-    assert fight.turn == 3
+    on the ground, −2 initiative in turn 3 (after «turno», SYSTEMS §3.5)."""
+    assert (at(played, "13b").turn, at(played, "13b").narr.phase) == (2, "over")
+    copy = tmp_path / "turno3.toml"
+    copy.write_bytes(row(played, "13b").after)
+    result = cdbtui("do", str(copy), "turno")
+    assert result.returncode == 0, result.stderr
+    fight = load(copy)
+    assert (fight.turn, fight.narr.phase) == (3, "initiative")
     assert (health(fight, "Matón"), sh(fight, "Matón").points, ammo(fight, "Matón")) == ((3, 0, -1), 3, 16)
     k = sh(fight, "Kara")
     assert (health(fight, "Kara"), k.willpower, k.points, ammo(fight, "Kara")) == ((0, 0, 0), 5, 4, 5)

@@ -39,7 +39,9 @@ def test_the_report_lists_the_order_with_final_states():
 
 
 def test_markdown_and_html_of_the_whole_example():
-    fight = played().fight
+    session = played()
+    session.execute("turno")  # turn 2 is over (SYSTEMS §3.4 `over`): turn 3's initiative phase
+    fight = session.fight
     report = build_report(fight)
     assert [g.title for g in report.turns] == ["Turno 1", "Turno 2", "Turno 3"]
     assert row(report, "Víctor").health == "//····· −1"

@@ -101,11 +101,18 @@ def test_the_dice_panel_of_an_abort_before_its_place():
 
 
 def test_a_stunned_cadaver_and_the_next_turn():
-    fight = narr_session(*TURN_1).fight
-    assert fight.turn == 2 and narr_header(fight).startswith("Depósito · Narrador · Turno 2 · Iniciativa")
+    session = narr_session(*TURN_1)
+    fight = session.fight
+    # the last in the order has acted: the turn is over (SYSTEMS §3.4 `over`)
+    assert fight.turn == 1 and narr_header(fight).startswith("Depósito · Narrador · Turno 1 · turno terminado")
     assert narr_dice_rows(fight) == ("", ())
     text = rows(build_list(fight))
     assert "XXXXXX·" in text["Cadáver"] and "−5" in text["Cadáver"]
+    session.execute("turno")
+    fight = session.fight
+    assert fight.turn == 2 and narr_header(fight).startswith("Depósito · Narrador · Turno 2 · Iniciativa")
+    assert narr_dice_rows(fight) == ("", ())
+    assert "XXXXXX·" in rows(build_list(fight))["Cadáver"]
 
 
 def test_the_side_panel_of_matón():

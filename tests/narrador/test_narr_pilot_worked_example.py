@@ -120,8 +120,9 @@ async def select(pilot, app, name: str) -> None:
 
 
 async def initiatives(pilot, app, values: dict[str, int]) -> None:
-    """«i» on each (selected with ↑/↓), its total typed; then space ends the phase."""
-    assert app.fight.narr.phase == "initiative"
+    """«i» on each (selected with ↑/↓), its total typed; then space ends the phase.
+    With the turn over (SYSTEMS §3.4 `over`) the first «i» starts the next turn."""
+    assert app.fight.narr.phase in ("initiative", "over")
     for name, value in values.items():
         await select(pilot, app, name)
         await keys(pilot, "i")
@@ -232,16 +233,16 @@ async def test_the_worked_example_both_turns_from_the_keyboard(app):
         await type_line(pilot, "6 letal")
         assert health(app, "Cadáver") == (6, 0, -5)
 
-        # 7: the Cadáver, stunned, loses its Golpe; turn 2's initiative phase starts.
+        # 7: the Cadáver, stunned, loses its Golpe; the turn is over (SYSTEMS §3.4).
         fight = app.fight
-        assert (fight.turn, fight.narr.phase, fight.actor) == (2, "initiative", None)
-        assert "Turno 2 · Iniciativa" in screen_text(app)
+        assert (fight.turn, fight.narr.phase, fight.actor) == (1, "over", None)
+        assert "Turno 1 · turno terminado" in screen_text(app)
         assert "aturdido" not in ids(app, "Cadáver")  # it ended as its place passed
-        assert all(sheet(app, n).declared == () for n in ("Kara", "Víctor", "Matón", "Cadáver"))
 
-        # ======== turn 2: initiative.
+        # ======== turn 2: initiative (the first «i» starts it).
         await initiatives(pilot, app, {"Matón": 13, "Kara": 11, "Víctor": 8, "Cadáver": 4})
         assert (app.fight.turn, app.fight.narr.phase) == (2, "declare")
+        assert all(sheet(app, n).declared == () for n in ("Kara", "Víctor", "Matón", "Cadáver"))
         assert app.fight.narr.order == ("Matón", "Kara", "Víctor", "Cadáver")
 
         # Declaration, lowest first.  Pools are the base (traits): the wounds' penalty
@@ -280,21 +281,17 @@ async def test_the_worked_example_both_turns_from_the_keyboard(app):
         assert app.fight.actor == "Cadáver"
 
         # 12: the Placaje at Víctor, 1 success, no defense: «x», 2 contundente → −1;
-        # the last go ends and turn 3's initiative phase starts.
+        # the last go ends: turn 2 is over (SYSTEMS §3.4).
         await act_at(pilot, app, "Cadáver", "Víctor", 1)
         await keys(pilot, "x")
         assert await line_value(app) == "dano Víctor "
         await type_line(pilot, "2 contundente")
         assert health(app, "Víctor") == (0, 2, -1)
-
-        # ======== turn 3: its initiative phase.
         fight = app.fight
-        assert (fight.turn, fight.narr.phase, fight.actor) == (3, "initiative", None)
-        assert fight.narr.order == () and fight.narr.attack is None
-        for name in ("Kara", "Víctor", "Matón", "Cadáver"):
-            s = sheet(app, name)
-            assert (s.status, s.initiative, s.declared) == ("to_declare", None, ()), name
-        assert "Turno 3 · Iniciativa" in screen_text(app)
+        assert (fight.turn, fight.narr.phase, fight.actor) == (2, "over", None)
+        assert fight.narr.attack is None
+        assert all(sheet(app, n).status == "acted" for n in ("Kara", "Víctor", "Matón", "Cadáver"))
+        assert "Turno 2 · turno terminado" in screen_text(app)
 
         # 13: the Placaje's falls, typed by the GM with «e»: Cadáver derribado (−2 to
         # its next initiative), Víctor desequilibrado.
@@ -314,4 +311,15 @@ async def test_the_worked_example_both_turns_from_the_keyboard(app):
         assert (health(app, "Kara"), points(app, "Kara"), ammo(app, "Kara")) == ((0, 0, 0), (4, 5), 5)
         assert (health(app, "Víctor"), ammo(app, "Víctor")) == ((0, 2, -1), 42)
         assert health(app, "Cadáver") == (6, 0, -5)
-        assert (app.fight.turn, app.fight.narr.phase) == (3, "initiative")
+
+        # ======== turn 3: «T» (turno) starts its initiative phase, nobody left to ask about.
+        await keys(pilot, "T")
+        fight = app.fight
+        assert (fight.turn, fight.narr.phase, fight.actor) == (3, "initiative", None)
+        assert fight.narr.order == () and fight.narr.attack is None
+        for name in ("Kara", "Víctor", "Matón", "Cadáver"):
+            s = sheet(app, name)
+            assert (s.status, s.initiative, s.declared) == ("to_declare", None, ()), name
+        assert "Turno 3 · Iniciativa" in screen_text(app)
+        assert ids(app, "Víctor") == {"desequilibrado"} and sheet(app, "Cadáver").ini_penalty == 2
+        assert points(app, "Kara") == (4, 5) and not sheet(app, "Kara").spent

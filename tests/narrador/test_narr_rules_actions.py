@@ -394,6 +394,11 @@ def test_ambush_before_turn_1_marks_the_target_surprised():
     assert any(c.id == "sorprendido" for c in sh(s, "Kara").conditions)
 
 
-def test_ambush_only_before_turn_1():
+def test_ambush_once_fighting_is_a_warning_not_a_refusal():
+    """SYSTEMS §3.3: no refusal for it; «an ambush on someone already fighting» is a
+    warning (kept after confirmation)."""
     s = session(*CAST, *T1, "siguiente")
-    refused(s, "emboscada Matón Kara exitos=3")
+    since = len(s.fight.log)
+    s.execute("emboscada Matón Kara exitos=3")
+    assert any(e.warning and "ya está en combate" in e.text for e in s.fight.log[since:])
+    assert any(c.id == "sorprendido" for c in sh(s, "Kara").conditions)

@@ -152,7 +152,10 @@ def test_turn_siguiente_in_the_declaration_passes_the_declarer():
 
 def test_turn_the_last_go_ends_the_turn_and_the_next_initiative_phase_starts():
     s = declaring("siguiente", "siguiente", "siguiente", "siguiente")
-    # nobody declared anything: every place passes at once and the turn ends
+    # nobody declared anything: every place passes at once and the turn is over
+    # (SYSTEMS §3.4 `over`); «turno» starts the next initiative phase
+    assert (s.fight.turn, s.fight.narr.phase) == (1, "over")
+    s.execute("turno")
     assert (s.fight.turn, s.fight.narr.phase) == (2, "initiative")
     assert all(sh(s, n).initiative is None for n in ("Kara", "Matón", "Víctor", "Cadáver"))
 
@@ -226,8 +229,8 @@ def test_initiative_typed_is_final():
 
 
 def test_initiative_is_rolled_every_turn():
-    s = declaring("siguiente", "siguiente", "siguiente", "siguiente")
-    assert s.fight.turn == 2
+    s = declaring("siguiente", "siguiente", "siguiente", "siguiente", "siguiente")
+    assert (s.fight.turn, s.fight.narr.phase) == (2, "initiative")
     refused(s, "siguiente")
 
 
@@ -305,7 +308,7 @@ def test_delaying_until_the_turns_end_loses_the_action():
     since = len(s.fight.log)
     s.execute("cadaver fin")
     # the last in the order has acted: the turn is over, Víctor's delayed action lost
-    assert (s.fight.turn, s.fight.narr.phase, sh(s, "Víctor").status) == (2, "initiative", "to_declare")
+    assert (s.fight.turn, s.fight.narr.phase, sh(s, "Víctor").status) == (1, "over", "acted")
     assert any("Víctor" in t and "pierde" in t for t in texts(s, since))
 
 

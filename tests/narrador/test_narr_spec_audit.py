@@ -243,6 +243,9 @@ def test_the_turn_ends_when_the_last_in_the_order_has_acted(tmp_path):
     not taken by then are lost). Then the next turn's initiative phase starts.»"""
     path = fight(tmp_path, "siguiente", "declara cadaver golpe", "declara victor retrasa",
                  "declara maton disparo", "declara kara disparo", "kara fin", "maton fin", "cadaver fin")
+    # SYSTEMS §3.4: the turn is `over`; «turno» (SYSTEMS §3.5) starts the next initiative phase
+    assert (state(path)["turn"], state(path)["phase"]) == (1, "over")
+    ok(path, "turno")
     assert (state(path)["turn"], state(path)["phase"]) == (2, "initiative")
 
 

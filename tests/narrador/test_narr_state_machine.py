@@ -281,10 +281,10 @@ class NarrFightMachine(RuleBasedStateMachine):
                 continue
             drop = old.sheet.points - c.sheet.points
             assert drop in (0, 1), (line, c.name, "Willpower points", old.sheet.points, "→", c.sheet.points)
-            if drop:
-                assert (before.turn, c.name) not in spent, (line, c.name, "spent a second point in turn",
-                                                            before.turn)
-                spent.add((before.turn, c.name))
+            if drop:  # (the turn it counts for: once a turn is over, `fv` starts the next one)
+                assert (after.turn, c.name) not in spent, (line, c.name, "spent a second point in turn",
+                                                           after.turn)
+                spent.add((after.turn, c.name))
         declared_seq = list(track.declared)
         goes = list(track.goes)
         delayer = track.delayer

@@ -157,7 +157,13 @@ def test_turn_2_total_defense_and_the_abort_by_a_point():
 
 
 def test_the_end_of_the_example():
-    state = narr_state_json(played().fight)
+    session = played()
+    # the last in turn 2's order has acted: the turn is over (SYSTEMS §3.4 `over`)
+    over = narr_state_json(session.fight)
+    assert (over["turn"], over["phase"], over["actor"], over["declarer"]) == (2, "over", None, None)
+    assert {c["status"] for c in over["combatants"]} == {"acted"}
+    session.execute("turno")
+    state = narr_state_json(session.fight)
     assert (state["turn"], state["phase"], state["order"]) == (3, "initiative", [])
     victor = by_name(state, "Víctor")
     assert victor["health"] == {"levels": 7, "lethal": 0, "bashing": 2, "penalty": -1}

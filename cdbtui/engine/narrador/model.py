@@ -115,6 +115,9 @@ class NarrSheet:
     #: Defenses made this turn (the chain's or the total defense's count).
     defenses: int = 0
     aborted: bool = False
+    #: Its last abort roll this turn failed (§7.4.4: it keeps its declaration; it may
+    #: try again against a later attack): the side panel says so.
+    abort_failed: bool = False
     spent: bool = False
     #: Turns of reloading done (a crossbow takes five).
     reloading: int = 0

@@ -13,7 +13,8 @@ from .model import NarrSheet
 #: fields; every value is a constant or the old sheet's own.
 _renewed_sheet = copier_of(NarrSheet, ("turn", "status", "conditions", "weapons"), {
     "turn": "turn", "initiative": "None", "status": "status", "declared": "()", "full_defense": "False",
-    "defenses": "0", "aborted": "False", "spent": "False", "conditions": "conditions", "weapons": "weapons"})
+    "defenses": "0", "aborted": "False", "abort_failed": "False",
+    "spent": "False", "conditions": "conditions", "weapons": "weapons"})
 
 
 def _renew(s: NarrSheet, turn: int) -> NarrSheet:

@@ -4,7 +4,9 @@ the shared funnel (`engine.rules.apply` dispatches here on `fight.rules == "narr
 A turn has three phases (§4): initiative (typed or rolled; `siguiente` ends it once
 everyone in play has one), declaration from the lowest initiative to the highest
 (each `declara` passes to the next), and action from the highest down (a go ends
-when its declared non-defensive actions are done, or with `fin`).  An attack waits
+when its declared non-defensive actions are done, or with `fin`); once the last in
+the order has acted the turn is `over` (SYSTEMS §3.4) until `turno`, `siguiente` or
+the next turn's first initiative starts the next one (`_turn_over`).  An attack waits
 as `NarrPart.attack` for the target's defense (`defiende`, `aborta`) and for the
 damage the GM types after soak (`dano`).  Dice the table rolls are typed
 (`exitos=`); without them the app rolls (seeded, logged)."""
@@ -266,11 +268,11 @@ def _next(fight: Fight, command: object) -> Fight:
     if phase == "act":
         fight = _close_attack(fight)
         name = fight.actor
-        if name is None:
-            return _end_turn(fight)
+        if name is None:  # only delayers left: the step ends the action phase
+            return _turn_over(fight)
         fight = _finish(fight, name, f"{name} termina (deja lo que le quedaba)")
         return _next_actor(fight)
-    raise Refusal("El turno ha terminado: «turno» empieza el siguiente")
+    return _end_turn(fight)  # the turn is over: the step is the next initiative phase
 
 
 def _next_declarer(fight: Fight) -> Fight:
@@ -333,16 +335,32 @@ def _next_actor(fight: Fight) -> Fight:
             fight = evolve(fight, actor=None)
             continue
         return log(fight, f"Le toca a {name} ({s.initiative})", [name], kind=LogKind.TURN)
-    return _end_turn(_lose_delays(fight))
+    return _turn_over(fight)
 
 
 def _lose_delays(fight: Fight) -> Fight:
     """The last in the order has acted: the turn ends, and the delayed actions not
-    taken by then are lost (§4, §6.9)."""
+    taken by then are lost (§4, §6.9): their go is over."""
     waiting = [n for n in part(fight).order if sheet(get(fight, n)).status == "delaying"]
     if not waiting:
         return fight
+    for name in waiting:
+        fight = edit(fight, name, status="acted", declared=())
     return log(fight, "Fin del turno: " + ", ".join(waiting) + " pierde(n) la acción retrasada", waiting,
+               kind=LogKind.TURN)
+
+
+def _turn_over(fight: Fight) -> Fight:
+    """The last in the order has acted (§4: «The turn ends when the last in the order
+    has acted»): the phase is `over` (SYSTEMS §3.4), the delayed actions not taken are
+    lost, nobody acts.  **Decision:** the next turn's initiative phase starts with
+    `turno` or `siguiente`, or by itself with the first command of that phase
+    (`iniciativa`, `tirar`) or one that belongs to the coming turn (`fv`, `emboscada`:
+    `_NEXT_TURN_FIRST`); anything else (damage, conditions, notes, set-up) is applied
+    to the turn that just ended, as it would be to the next one's initiative phase."""
+    fight = _lose_delays(_close_attack(fight))
+    fight = with_part(evolve(fight, actor=None), phase="over", declarer=None, attack=None)
+    return log(fight, f"Fin del turno {fight.turn}: todos han actuado («turno» empieza el {fight.turn + 1})",
                kind=LogKind.TURN)
 
 
@@ -390,6 +408,8 @@ def _end_turn(fight: Fight) -> Fight:
 def _new_turn(fight: Fight, command: cmd.NewTurn) -> Fight:
     """`turno` from any phase, the initiative phase included (SYSTEMS §3.5): the turn
     ends (delayed and undone actions are lost) and the next initiative phase starts."""
+    if part(fight).phase == "over":  # nobody has anything left to lose
+        return _end_turn(fight)
     still = {c.name for c in in_play(fight) if status_now(sheet(c), fight.turn) in ("declared", "delaying", "to_declare")}
     waiting = [n for n in part(fight).order if n in still]
     if waiting:
@@ -1004,8 +1024,10 @@ def _abort(fight: Fight, command: nc.Abort) -> Fight:
             wp = command.roll
             how = f"tira FV {s.willpower} dados: {wp} éxito(s)"
         if wp <= 0:
+            fight = edit(fight, name, abort_failed=True)
             return log(fight, f"{name} intenta abandonar su acción: {how}: falla, no puede defenderse y sigue con"
                               " lo declarado", [name])
+    fight = edit(fight, name, abort_failed=False)
     s = sheet(get(fight, name))
     slot = left[-1] if left else None
     penalty = s.declared[slot].penalty if slot is not None else 0
@@ -1081,7 +1103,7 @@ def _damage(fight: Fight, command: nc.Damage) -> Fight:
     if attack is not None and attack.target == name:
         fight = _close_attack(fight)
     if command.levels > threshold and not s.out:
-        acted = _has_acted(s)
+        acted = _has_acted(s) or part(fight).phase == "over"  # over: the next turn's action
         until = fight.turn + 1 if acted else fight.turn
         s2 = sheet(get(fight, name))
         declared = tuple(d for d in s2.declared if not d.defense or d.done) if acted else s2.declared
@@ -1137,7 +1159,7 @@ def _condition(fight: Fight, command: nc.SetCondition) -> Fight:
         if id == "derribado":
             s = evolve(s, ini_penalty=2)
         if id == "aturdido":
-            acted = _has_acted(s)
+            acted = _has_acted(s) or part(fight).phase == "over"  # over: the next turn's action
             s = evolve(s, conditions=tuple(NCondition("aturdido", None, fight.turn + 1 if acted else fight.turn)
                                            if c.id == "aturdido" else c for c in s.conditions))
         fight = fight.replace(evolve(get(fight, name), sheet=s))
@@ -1202,16 +1224,30 @@ def _grapple(fight: Fight, command: nc.Grapple) -> Fight:
     return _link(fight, a, b, command.hold)
 
 
+def _fighting(fight: Fight) -> bool:
+    """Whether the fight is under way: turn 1's initiative phase is behind (from then
+    on everyone in it is «ya enzarzado en un combate», §7.7)."""
+    return fight.turn > 1 or part(fight).phase != "initiative"
+
+
 def _ambush(fight: Fight, command: nc.Ambush) -> Fight:
+    """`emboscada A B exitos=N` (SYSTEMS §3.2: «resolve an ambush before turn 1»,
+    STORYTELLER §7.7).  SYSTEMS §3.3 lists no refusal for it: an ambush on someone
+    already fighting (the fight under way, `_fighting`) is one of §3.3's warnings,
+    kept once the DJ confirms.  **Decision:** then its sorprendido lasts the turn it
+    is made in (after the turn is over, `apply` starts the next one first)."""
     a, b = get(fight, command.name).name, get(fight, command.target).name
-    if fight.turn != 1 or part(fight).phase != "initiative":
-        raise Refusal("La emboscada se resuelve antes del turno 1")
     if command.successes < 0:
         raise Refusal("exitos= no puede ser negativo")
+    if _fighting(fight):
+        fight = log(fight, f"Aviso: {b} ya está en combate (turno {fight.turn}): «Si un objetivo ya está enzarzado"
+                           " en un combate, no puede ser emboscado»", [a, (b, Role.TARGET)], warning=True,
+                    kind=LogKind.RULE)
     if command.successes == 0:
         return log(fight, f"Emboscada de {a} a {b}: {b} la detecta; todos tiran iniciativa", [a, b])
     s = sheet(get(fight, b))
-    fight = edit(fight, b, conditions=(*s.conditions, NCondition("sorprendido", None, 1)))
+    if not s.has("sorprendido"):
+        fight = edit(fight, b, conditions=(*s.conditions, NCondition("sorprendido", None, fight.turn)))
     return log(fight, f"Emboscada de {a} a {b}: ataque gratuito con +{command.successes - 1} dados; {b} no puede"
                       " defenderse", [a, b])
 
@@ -1222,6 +1258,8 @@ def _surprise(fight: Fight, command: cmd.Surprise) -> Fight:
     allowed.  **Decision:** only in turn 1 (after it, nobody is surprised)."""
     if fight.turn != 1:
         raise Refusal("La sorpresa vale para el turno 1: ya estamos en el turno " + str(fight.turn))
+    if part(fight).phase == "over":
+        raise Refusal("La sorpresa vale para el turno 1: ya ha terminado")
     names = [get(fight, n).name for n in command.names]
     for name in names:
         if sheet(get(fight, name)).has("sorprendido"):
@@ -1275,11 +1313,20 @@ _HANDLERS: dict[type, Callable[[Fight, object], Fight]] = {
 }
 
 
+#: The commands that, once the turn is over (`_turn_over`), belong to the next one:
+#: its initiative phase starts first (the initiative typed or rolled, the ties'
+#: order, a Willpower point — one per turn —, an ambush before the coming turn).
+_NEXT_TURN_FIRST = (nc.Initiative, cmd.Roll, cmd.Swap, nc.Willpower, nc.Ambush)
+
+
 def apply(fight: Fight, command: object) -> Fight:
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise Refusal("Esa orden no existe en el sistema narrativo")
-    after = handler(fight, command)
+    start = fight
+    if isinstance(command, _NEXT_TURN_FIRST) and part(fight).phase == "over":
+        start = _end_turn(fight)
+    after = handler(start, command)
     check_state(after, fight)
     return after
 

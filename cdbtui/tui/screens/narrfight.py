@@ -28,7 +28,10 @@ from .listfight import NO_FIGHT, NOBODY, ListFightScreen, common_entries, key_bi
 
 NO_ATTACK = "Nadie está atacando ahora: «a» hace actuar a quien le toca"
 NO_ACTOR = "Nadie está actuando: es la fase de {phase}"
-PHASES = {"initiative": "iniciativa", "declare": "declaración", "act": "acción", "over": "fin"}
+PHASES = {"initiative": "iniciativa", "declare": "declaración", "act": "acción", "over": "fin del turno"}
+#: The phases whose keys «i» and «t» apply in: the initiative phase, and the turn
+#: over (the engine starts the next turn's initiative phase first, SYSTEMS §3.4).
+INITIATIVE_PHASES = ("initiative", "over")
 
 #: The storyteller keys (one table: the screen's bindings and the help's lines).
 NARR_KEYS: tuple[Entry, ...] = (
@@ -51,11 +54,12 @@ NARR_KEYS: tuple[Entry, ...] = (
     Entry("f", "fin: quien actúa deja lo que le quedaba («NOMBRE fin»)", (
         Key("f", "narr('done')", "narr-done", "fin", "f", When.FIGHT, Scope.SELECTED),
     )),
-    Entry("t", "tirar la iniciativa de quienes aún no la tienen («tirar», fase de iniciativa)", (
+    Entry("t", "tirar la iniciativa de quienes aún no la tienen («tirar», fase de iniciativa; con el turno"
+          " terminado empieza el siguiente)", (
         Key("t", "narr('roll')", "narr-roll", "tirar", "t", When.FIGHT, Scope.COUNTDOWN),
     )),
-    Entry("espacio", "siguiente: acaba la fase de iniciativa, pasa al siguiente declarante o termina el turno"
-          " de quien actúa", (
+    Entry("espacio", "siguiente: acaba la fase de iniciativa, pasa al siguiente declarante, termina el turno"
+          " de quien actúa o, con el turno terminado, empieza el siguiente", (
         Key("space", "narr('next')", "narr-next", "siguiente", "␣", When.FIGHT, Scope.COUNTDOWN),
     )),
     Entry("x / e", "daño tras la absorción («dano NOMBRE », al objetivo del ataque) / estado del seleccionado", (
@@ -126,14 +130,14 @@ class NarrFightScreen(ListFightScreen):
         if kind in ("defend", "abort"):
             return YES if attack is not None else Verdict(False, "Nadie está atacando ahora")
         if kind == "initiative":
-            return YES if phase == "initiative" else Verdict(
+            return YES if phase in INITIATIVE_PHASES else Verdict(
                 False, "La iniciativa se escribe en la fase de iniciativa (al empezar cada turno)")
         if kind == "condition":
             return YES if selected is not None else Verdict(False, NOBODY)
         if kind == "new_turn":  # from any phase (SYSTEMS §3.5)
             return YES
         if kind == "roll":  # (with everyone's initiative in, the engine says so)
-            return YES if phase == "initiative" else Verdict(
+            return YES if phase in INITIATIVE_PHASES else Verdict(
                 False, "La iniciativa se tira en la fase de iniciativa (al empezar cada turno)")
         if kind == "act":
             if phase != "act":
