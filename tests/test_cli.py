@@ -17,23 +17,6 @@ from shell import cdbtui, process
 DEMO = Path(__file__).parents[1] / "cdbtui" / "demo" / "puerto.txt"
 
 
-@pytest.fixture(scope="module")
-def demo_save(tmp_path_factory) -> Path:
-    """A save holding the demo fight at the start of turn 1 (created once, copied per test)."""
-    path = tmp_path_factory.mktemp("demo") / "puerto.toml"
-    assert cdbtui("new", str(path), "--seed", "7").returncode == 0
-    result = cdbtui("do", str(path), "-", stdin=DEMO.read_text("utf-8"))
-    assert result.returncode == 0, result.stderr
-    return path
-
-
-@pytest.fixture
-def save(demo_save: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "fight.toml"
-    copy.write_bytes(demo_save.read_bytes())
-    return copy
-
-
 def state(path: Path) -> dict:
     result = cdbtui("show", str(path), "--json")
     assert result.returncode == 0, result.stderr

@@ -8,7 +8,6 @@ no save changed, no screen started.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from shell import cdbtui, process
@@ -34,23 +33,6 @@ OPTIONS = {
     "casa": [],
     "grupo": [],
 }
-
-
-@pytest.fixture(scope="module")
-def demo_save(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("help") / "puerto.toml"
-    assert cdbtui("new", str(path), "--seed", "7").returncode == 0
-    demo = Path(cli.__file__).parent / "demo" / "puerto.txt"
-    result = cdbtui("do", str(path), "-", stdin=demo.read_text("utf-8"))
-    assert result.returncode == 0, result.stderr
-    return path
-
-
-@pytest.fixture
-def save(demo_save: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "fight.toml"
-    copy.write_bytes(demo_save.read_bytes())
-    return copy
 
 
 def check_help(result, command: str) -> None:

@@ -1,7 +1,6 @@
 """Audit of the C-System and storyteller fight screens against SYSTEMS.md §2.1 and
 §3.1 (the sheet, the marks, the side panel, the «Tirada» panel, the keys, the
-player view).  Each test names the spec's words; the ones the app does not meet
-yet are `xfail(strict=True)` with the difference as the reason."""
+player view).  Each test names the spec's words."""
 
 from __future__ import annotations
 
