@@ -36,6 +36,7 @@ from ..view import selection_order
 from ..view.rulesets import is_csystem, is_narrador
 from ..view.finder import after_command, step, tab_order
 from .commands import FightCommands, Palette
+from .compositing import quick_frames
 from .styles import css_path, theme_for_terminal
 from .text import tell
 
@@ -74,6 +75,7 @@ class CdbApp(App[int]):
         from .screens.fight import FightScreen
         from .screens.start import StartScreen
 
+        quick_frames()
         self.theme = theme_for_terminal()
         await self.push_screen(FightScreen())
         if self.path is None:

@@ -37,6 +37,7 @@ from ..follow import Follower
 from ..players import PcRow, PlayerView, player_view
 from ..view import Sheet
 from ..view.rulesets import is_csystem, is_narrador
+from .compositing import CroppedScreen, quick_frames
 from .styles import css_path, theme_for_terminal
 from .widgets.fightlog import FightLog
 from .widgets.cslist import CsListView
@@ -143,6 +144,10 @@ class PlayerApp(App[int]):
 
     # ------------------------------------------------------------ layout
 
+    def get_default_screen(self) -> CroppedScreen:
+        """The screen the view is composed on: its updates render only what they show."""
+        return CroppedScreen(id="_default")
+
     def compose(self) -> ComposeResult:
         with Vertical(id="player-root"):
             yield Static(Content("Esperando a la partida…"), id="player-headline")
@@ -165,6 +170,7 @@ class PlayerApp(App[int]):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        quick_frames()
         self.theme = theme_for_terminal()
         self.query_one("#player-sheet").border_title = "Plantilla"
         self.query_one("#player-log").border_title = "Registro"

@@ -33,6 +33,7 @@ from ..engine.model import (
     Note,
     Status,
     Track,
+    roster_fact,
 )
 from ..engine.rules import queue
 from ..printable import literal
@@ -158,17 +159,26 @@ def on_sheet(fight: Fight, for_players: bool) -> tuple[Combatant, ...]:
 
 def column_order(fight: Fight, combatants: tuple[Combatant, ...]) -> list[Combatant]:
     """Columns in start order (highest first), ties by Agilidad, Atención, roster."""
-    placed = [c for c in combatants if c.start is not None]
-    roster = {c.key: i for i, c in enumerate(fight.combatants)}
-    return sorted(placed, key=lambda c: (-c.start, -c.agi, -c.ate, -c.skill, roster[c.key]))
+    return _in_start_order(combatants, fight.combatants)
+
+
+def _in_start_order(combatants: tuple[Combatant, ...], roster: tuple[Combatant, ...]) -> list[Combatant]:
+    place = {c.key: i for i, c in enumerate(roster)}
+    return sorted((c for c in combatants if c.start is not None),
+                  key=lambda c: (-c.start, -c.agi, -c.ate, -c.skill, place[c.key]))
 
 
 def selection_order(fight: Fight) -> tuple[str, ...]:
     """The names of the combatants in the order the DJ walks them with ←/→: the
     sheet's columns left to right, then those without a start moment (the "sin
     momento" strip) in roster order."""
-    placed = column_order(fight, fight.combatants)
-    return (*(c.name for c in placed), *(c.name for c in fight.combatants if c.start is None))
+    # A pure function of the roster, asked on every ←/→: computed once per roster.
+    return roster_fact(fight.combatants, "view.selection_order", _selection_order)
+
+
+def _selection_order(combatants: tuple[Combatant, ...]) -> tuple[str, ...]:
+    placed = _in_start_order(combatants, combatants)
+    return (*(c.name for c in placed), *(c.name for c in combatants if c.start is None))
 
 
 @lru_cache(maxsize=4096)

@@ -58,3 +58,16 @@ def test_the_strip_and_the_category_line_repaint_only_when_they_change(demo):
     worse = build_sheet(demo.fight, width=60)
     lines = changed_lines(wounded, None, worse, None)
     assert lines is not None and CATEGORIES in lines and STRIP not in lines
+
+
+def test_a_selection_move_repaints_what_changed_lines_finds_for_every_pair(demo):
+    """`selection_lines` (the arrow keys' short way) agrees with the full comparison
+    for every move, into and out of the strip, and to or from no selection."""
+    from cdbtui.tui.widgets.sheet import selection_lines
+
+    demo.execute("alta Zoe ac=5")
+    sheet = build_sheet(demo.fight, width=60)
+    names = [None, *(c.name for c in sheet.columns), *sheet.unplaced]
+    for old in names:
+        for new in names:
+            assert selection_lines(sheet, old, new) == changed_lines(sheet, old, sheet, new), (old, new)

@@ -19,7 +19,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import Static
 
 from ...engine import options as engine_options
@@ -34,6 +33,7 @@ from ...roster import member_from_combatant, party_lines, put_member, roster_pat
 from ...store import SaveError
 from ...view import selection_order, status_line
 from ...view.finder import matches, step as advance_in
+from ..compositing import CroppedScreen
 from ..text import plain, tell
 from ..widgets.fightlog import FightLog
 from ..widgets.panel import SidePanel, legend_markup
@@ -75,7 +75,7 @@ def _other_rules(fight: Fight | None) -> bool:
     return fight is not None and fight.rules in ("csystem", "narrador")
 
 
-class FightScreen(Screen):
+class FightScreen(CroppedScreen):
     """The live Plantilla."""
 
     #: The rulesets whose fights this screen shows (`CdbApp._fight_screen`).
@@ -153,20 +153,20 @@ class FightScreen(Screen):
         self.query_one(SheetView).show(fight, selected)
         self.query_one(SidePanel).show(fight, selected)
         self.query_one(FightLog).show(fight.log if fight is not None else ())
-        self.call_after_refresh(self._refresh_bindings_if_changed)  # the sheet is painted first
+        self.after_frame(self._refresh_bindings_if_changed)
 
     def show_selection(self, fight: Fight | None, selected: str | None) -> None:
         if not self._ready or _other_rules(fight):
             return
         self.query_one(SheetView).select(selected)
         self.query_one(SidePanel).show(fight, selected)
-        self.call_after_refresh(self._refresh_bindings_if_changed)  # the sheet is painted first
+        self.after_frame(self._refresh_bindings_if_changed)
 
     def _refresh_bindings_if_changed(self) -> None:
         """Refresh the footer only when the set of keys that apply changes.
 
-        Run after the screen's refresh (`call_after_refresh`): the sheet and the panel
-        a key changed reach the terminal first, the footer a frame later at most.
+        Run a moment after the key's frame (`after_frame`): the sheet and the panel a
+        key changed reach the terminal first, the footer a frame later at most.
 
         A refresh makes Textual ask `check_action` of every binding again and the
         footer (`KeyBar`) repaint; most commands leave the same keys applicable.

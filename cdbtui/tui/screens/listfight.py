@@ -24,7 +24,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -32,6 +32,7 @@ from ...engine.model import Fight
 from ...engine.options import YES, Verdict
 from ...keys import SCOPE_ORDER, Entry, Key, Scope, When
 from ...view.rows import ActionChoice
+from ..compositing import CroppedScreen
 from ..text import plain, tell
 from ..widgets.fightlog import FightLog
 from ..widgets.keybar import KeyBar
@@ -114,7 +115,7 @@ class ChoicePicker(ModalScreen[tuple[str, bool] | None]):
         self.dismiss(None)
 
 
-class ListFightScreen(Screen):
+class ListFightScreen(CroppedScreen):
     """A list ruleset's fight screen; subclasses set `BINDINGS = key_bindings(KEYS)`."""
 
     #: Every binding of the ruleset's table of keys.
@@ -209,14 +210,14 @@ class ListFightScreen(Screen):
         self.query_one("#panel", SidePanel).show(fight, selected)
         self._show_more(fight)
         self.query_one(FightLog).show(fight.log if fight is not None else ())
-        self.call_after_refresh(self._refresh_bindings_if_changed)  # the sheet is painted first
+        self.after_frame(self._refresh_bindings_if_changed)
 
     def show_selection(self, fight: Fight | None, selected: str | None) -> None:
         if not self._ready:
             return
         self.query_one(self.LIST).select(selected)
         self.query_one("#panel", SidePanel).show(fight, selected)
-        self.call_after_refresh(self._refresh_bindings_if_changed)  # the sheet is painted first
+        self.after_frame(self._refresh_bindings_if_changed)
 
     def _refresh_bindings_if_changed(self) -> None:
         signature = tuple(bool(self.applies(key.action_name, parse_action(key.action)[2]))

@@ -106,6 +106,22 @@ def changed_lines(
     return lines
 
 
+def selection_lines(sheet: Sheet, old_selected: str | None, new_selected: str | None) -> set[int]:
+    """The lines that paint differently when only the selection moves on `sheet`:
+    `changed_lines(sheet, old_selected, sheet, new_selected)`, looking only at the
+    two columns concerned (an arrow key on a sheet of 200)."""
+    lines: set[int] = set()
+    if old_selected == new_selected:
+        return lines
+    if old_selected in sheet.unplaced or new_selected in sheet.unplaced:
+        lines.add(STRIP)
+    for column in sheet.columns:
+        if column.name == old_selected or column.name == new_selected:
+            lines.add(-1)
+            lines |= _drawn(column)
+    return lines
+
+
 class SheetView(StyledLines, ScrollView, can_focus=True):
     """The grid of moments × combatants, painted line by line."""
 
@@ -230,7 +246,7 @@ class SheetView(StyledLines, ScrollView, can_focus=True):
     def select(self, selected: str | None) -> None:
         """Move only the selection (no new sheet)."""
         old_selected, self.selected = self.selected, selected
-        self._repaint(changed_lines(self.sheet, old_selected, self.sheet, selected))
+        self._repaint(selection_lines(self.sheet, old_selected, selected))
         self._keep_in_view()
 
     def _repaint(self, lines: set[int] | None) -> None:

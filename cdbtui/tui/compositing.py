@@ -1,0 +1,89 @@
+"""From a key to the terminal: what the fight screens do so a key shows at once.
+
+Measured in the real terminal (benchmarks/tui.py, "real terminal"), an arrow key
+cost cdbtui half as much again as a minimal Textual app, in three places:
+
+* **Rendering what is not shown.**  A key usually changes three lines (the old and
+  new selected column's header, the panel's title).  Textual's compositor
+  (`textual._compositor`, pinned with textual) renders every widget whose
+  *container* overlaps those lines (the footer and the log far below included),
+  each one whole, to keep the few lines that changed.  `CroppedCompositor` keeps
+  Textual's update and renders only the widgets whose visible part meets its rows
+  and columns, each for those rows only, at its whole visible width (the
+  compositor cuts each line at the edges of the visible regions, so a strip must
+  cover the region's width).  Every cell of an update comes from the same widget and
+  line as before: a widget left out has no cell in it, a line left out is not in it.
+* **The frame waiting for the interpreter.**  Textual writes a frame from a thread
+  of its own; while the app goes on with Python work after queueing the frame,
+  that thread waits for the interpreter lock for up to the switch interval (5 ms by
+  default).  `quick_frames` makes the interval 0.1 ms: the frame is written as soon
+  as it is ready, at the cost of a few lock hand-overs per frame.
+* **Work after the frame.**  Work only the footer needs (which keys apply) runs a
+  moment after the frame (`CroppedScreen.after_frame`), not between the frame being
+  queued and being written.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable
+
+from textual._compositor import Compositor
+from textual.geometry import Region
+from textual.screen import Screen
+from textual.strip import Strip
+from textual.timer import Timer
+
+#: The interpreter's switch interval while a cdbtui app runs (`quick_frames`), in s.
+SWITCH_INTERVAL = 0.0001
+#: How long after a key's frame `CroppedScreen.after_frame` runs its work, in s:
+#: after the frame is written, within the same frame of a 60 Hz screen for a DJ.
+AFTER_FRAME = 0.02
+
+
+def quick_frames() -> None:
+    """Let Textual's writer thread write each frame as soon as it is queued."""
+    sys.setswitchinterval(SWITCH_INTERVAL)
+
+
+class CroppedCompositor(Compositor):
+    """Textual's compositor rendering, for a partial update, only what it shows."""
+
+    def _get_renders(self, crop: Region | None = None) -> Iterable[tuple[Region, Region, list[Strip]]]:
+        if not crop or crop == self.size.region:
+            yield from super()._get_renders(crop)  # a full update: every widget whole
+            return
+        crop_x, crop_y, crop_right, crop_bottom = crop.x, crop.y, crop.right, crop.bottom
+        intersection = Region.intersection
+        for widget, (region, clip) in self.visible_widgets.items():
+            x, y, width, height = intersection(region, clip)
+            top = max(y, crop_y)
+            bottom = min(y + height, crop_bottom)
+            if bottom <= top or x >= crop_right or x + width <= crop_x:
+                continue
+            shown = Region(x, top, width, bottom - top)
+            # (region, clip) as `_render_chops` takes them: both the part shown, so
+            # their intersection is where these strips go.
+            yield shown, shown, widget.render_lines(Region(x - region.x, top - region.y, width, bottom - top))
+
+
+class CroppedScreen(Screen):
+    """A `Screen` whose partial updates render only what they show (`CroppedCompositor`)
+    and that runs footer work after a key's frame (`after_frame`)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._compositor = CroppedCompositor()
+        self._after_frame: dict[Callable[[], object], Timer] = {}
+
+    def after_frame(self, callback: Callable[[], object]) -> None:
+        """Run `callback` `AFTER_FRAME` s from now, once for a burst of calls (a key
+        held down runs it when the burst ends)."""
+        pending = self._after_frame.pop(callback, None)
+        if pending is not None:
+            pending.stop()
+        self._after_frame[callback] = self.set_timer(AFTER_FRAME, lambda: self._run_after_frame(callback))
+
+    def _run_after_frame(self, callback: Callable[[], object]) -> None:
+        self._after_frame.pop(callback, None)
+        callback()
