@@ -55,12 +55,23 @@ class CroppedCompositor(Compositor):
             return
         crop_x, crop_y, crop_right, crop_bottom = crop.x, crop.y, crop.right, crop.bottom
         intersection = Region.intersection
-        for widget, (region, clip) in self.visible_widgets.items():
+        #: Per row of the crop, the spans (x, end) of the widgets rendered so far.
+        taken: dict[int, list[tuple[int, int]]] = {}
+        for widget, (region, clip) in self.visible_widgets.items():  # front to back
             x, y, width, height = intersection(region, clip)
             top = max(y, crop_y)
             bottom = min(y + height, crop_bottom)
             if bottom <= top or x >= crop_right or x + width <= crop_x:
                 continue
+            left, right = max(x, crop_x), min(x + width, crop_right)
+            rows = range(top, bottom)
+            # The first strip of a cell wins (`_render_chops`): a widget whose part in
+            # the crop the widgets in front of it cover (a container behind its
+            # children) gives the update nothing.
+            if all(_covers(taken.get(row, ()), left, right) for row in rows):
+                continue
+            for row in rows:
+                taken.setdefault(row, []).append((x, x + width))
             shown = Region(x, top, width, bottom - top)
             # (region, clip) as `_render_chops` takes them: both the part shown, so
             # their intersection is where these strips go.
@@ -87,3 +98,14 @@ class CroppedScreen(Screen):
     def _run_after_frame(self, callback: Callable[[], object]) -> None:
         self._after_frame.pop(callback, None)
         callback()
+
+
+def _covers(spans, left: int, right: int) -> bool:
+    """Whether the spans (x, end) together cover every column from `left` to `right`."""
+    for start, end in sorted(spans):
+        if start > left:
+            return False
+        left = max(left, end)
+        if left >= right:
+            return True
+    return left >= right

@@ -122,3 +122,29 @@ def test_quick_frames_shortens_the_switch_interval():
         assert sys.getswitchinterval() == pytest.approx(SWITCH_INTERVAL)
     finally:
         sys.setswitchinterval(before)
+
+
+def test_covers_needs_every_column_between_left_and_right():
+    from cdbtui.tui.compositing import _covers
+
+    assert _covers([(0, 90), (90, 120)], 0, 120)  # side by side: the sheet and the panel
+    assert _covers([(90, 120), (0, 90)], 10, 100)  # in any order
+    assert _covers([(0, 50), (20, 120)], 0, 120)  # overlapping
+    assert not _covers([(0, 89), (90, 120)], 0, 120)  # a gap of one column (a margin)
+    assert not _covers([(5, 120)], 0, 120)  # the first column is not covered
+    assert not _covers([(0, 119)], 0, 120)  # nor the last
+    assert not _covers([], 0, 1)
+
+
+async def test_a_container_behind_its_children_is_not_rendered_for_their_rows(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        compositor = app.screen._compositor
+        sheet = app.screen.query_one("#sheet")
+        crop = Region(sheet.region.x, sheet.region.y + 2, 120, 1)  # a sheet row and the panel's
+        rendered = [region for region, _, _ in compositor._get_renders(crop)]
+        main = app.screen.query_one("#main")
+        assert main.region.contains_region(crop)
+        assert all(region.x >= sheet.region.x for region in rendered)
+        assert len(rendered) == 2  # the sheet and the panel: not #main, #side or the screen

@@ -173,6 +173,9 @@ class SheetView(StyledLines, ScrollView, can_focus=True):
         #: (from x, to x, name) of each name in the strip, for clicks.
         self._strip_spans: list[tuple[int, int, str]] = []
         self._cache: dict[tuple, Strip] = {}
+        #: (column index, row, row style, selected?) → the cell's segment, for this
+        #: sheet: a moved selection repaints two lines whose other cells are the same.
+        self._cells: dict[tuple, Segment] = {}
         #: (row style, component classes) → the style they make (`_combined`).
         self._combinations: dict[tuple, Style] = {}
 
@@ -187,6 +190,7 @@ class SheetView(StyledLines, ScrollView, can_focus=True):
         old_sheet, old_selected, old_gap = self.sheet, self.selected, self._gap
         self.fight = fight
         self.sheet = self._build(fight)
+        self._cells = {}
         if self._gap != old_gap:
             old_sheet = Sheet((), None, (), ())  # every column moves: repaint all
         self.selected = selected
@@ -301,6 +305,7 @@ class SheetView(StyledLines, ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         """A new theme or stylesheet: every cached strip has old colours."""
         self._cache.clear()
+        self._cells.clear()
         self._combinations.clear()
         super().notify_style_update()
 
@@ -371,23 +376,23 @@ class SheetView(StyledLines, ScrollView, can_focus=True):
         first = max(0, bisect_right(self._offsets, scroll_x) - 1)
         x = self._offsets[first]
         skip = scroll_x - x
-        gap = " " * self._gap
+        gap = Segment(" " * self._gap, row_style)
+        cells = self._cells
+        selected = self.selected
         for index in range(first, len(columns)):
             if x - scroll_x >= area:
                 break
             column = columns[index]
-            text, style = self._cell(column, row, row_style)
-            segments.append(Segment(fit(text, column.width), style))
-            segments.append(Segment(gap, self._column_style(column, row_style, blank=True)))
+            key = (index, row, row_style, column.name == selected)
+            cell = cells.get(key)
+            if cell is None:
+                text, style = self._cell(column, row, row_style)
+                cell = cells[key] = Segment(fit(text, column.width), style)
+            segments.append(cell)
+            segments.append(gap)
             x += column.width + self._gap
         strip = Strip(segments)
         return list(strip.crop(skip, skip + area)) if skip else segments
-
-    def _column_style(self, column: Column, row_style: Style, *, blank: bool = False) -> Style:
-        """The selected column is highlighted where it has something (its line)."""
-        if column.name == self.selected and not blank:
-            return self._combined(row_style, ("sheet--selected",))
-        return row_style
 
     def _combined(self, row_style: Style, names: tuple[str, ...]) -> Style:
         """`row_style` plus the component classes `names`, in order: remembered, as
