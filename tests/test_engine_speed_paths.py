@@ -195,13 +195,17 @@ def test_a_renewed_combatant_is_checked_unless_copied_from_one_checked_before():
     with pytest.raises(Refusal, match="Agilidad 500"):
         limits.check_state(after, Fight(turn=1, moment=2, combatants=(ok,)))
     # Vouched for as a copy of the combatant the state before had: not looked at.
-    renewed = after.combatants[0]
-    limits.vouch([renewed], [ok])
+    limits.vouch((ok,), after.combatants)
     limits.check_state(after, Fight(turn=1, moment=2, combatants=(ok,)))
     # Vouched for as a copy of one the state before did not have: checked.
-    limits.vouch([renewed], [bad])
+    limits.vouch((bad,), after.combatants)
     with pytest.raises(Refusal, match="Agilidad 500"):
         limits.check_state(after, Fight(turn=1, moment=2, combatants=(ok,)))
+    # A combatant changed after the renewal (not the renewed one): checked.
+    changed = attrs.evolve(after.combatants[0], ac=5)
+    limits.vouch((ok,), after.combatants)
+    with pytest.raises(Refusal, match="Agilidad 500"):
+        limits.check_state(attrs.evolve(after, combatants=(changed,)), Fight(turn=1, moment=2, combatants=(ok,)))
 
 
 def test_a_new_turn_keeps_a_combatant_who_did_nothing_and_renews_the_others():
@@ -233,8 +237,8 @@ def test_what_was_vouched_for_goes_with_a_refused_check():
         session.execute(line)
     before = session.fight
     copy = _attrs.evolve(before.combatants[0], ac=4)
-    limits.vouch([copy], [before.combatants[0]])
+    limits.vouch(before.combatants, (copy,))
     after = _attrs.evolve(before, turn=100000, combatants=(copy,))
     with _pytest.raises(_Refusal):
         limits.check_state(after, before)
-    assert not limits._VOUCHED and not limits._SOURCES
+    assert not limits._RENEWAL

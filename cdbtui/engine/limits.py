@@ -271,25 +271,19 @@ def _check_value(obj: object, who: str, before: object | None = None) -> None:
     raise Refusal(f"{who}: el texto «{shown(found[1])}» {problem(found[1])}")
 
 
-#: Copies vouched for (`vouch`), by id: the copy, and what it was copied from (two
-#: tables, so that vouching for 200 copies makes no pair objects); both held on to,
-#: so that an id is not reused while its entry lives.  `check_state` empties them.
-_VOUCHED: dict[int, object] = {}
-_SOURCES: dict[int, object] = {}
+#: The renewal vouched for (`vouch`): (the roster renewed, the renewed roster), for
+#: the next `check_state` only (it empties it).
+_RENEWAL: list[tuple[tuple, tuple]] = []
 
 
-def vouch(copies: list, sources: list) -> None:
-    """Tell the next `check_state` that each of `copies` holds the values of the
-    combatant at the same place in `sources` but for fields the copier sets to
-    values within every bound whatever the source holds (a new turn's reset,
-    turn.py): when the source is the combatant the state before the command had (so
-    it was checked), the copy needs no look.  A copy not vouched for is checked."""
-    if len(_VOUCHED) > 4096:  # vouched for and never checked (a refusal came first)
-        _VOUCHED.clear()
-        _SOURCES.clear()
-    ids = list(map(id, copies))
-    _VOUCHED.update(zip(ids, copies))
-    _SOURCES.update(zip(ids, sources))
+def vouch(sources: tuple, renewed: tuple) -> None:
+    """Tell the next `check_state` that each combatant of `renewed` that is not the
+    one at the same place in `sources` is a copy of it whose other fields the
+    copier set to values within every bound whatever the source holds (a new
+    turn's reset, turn.py): where the source is the combatant the state before the
+    command had at that place (so it was checked), the copy needs no look.  Anyone
+    else is checked."""
+    _RENEWAL[:] = [(sources, renewed)]
 
 
 #: The fight's own numbers (its combatants are checked one by one).
@@ -302,9 +296,7 @@ def check_state(after: object, before: object | None = None) -> None:
     try:
         _check_state(after, before)
     finally:
-        if _VOUCHED:
-            _VOUCHED.clear()
-            _SOURCES.clear()
+        _RENEWAL.clear()
 
 
 def _check_state(after: object, before: object | None) -> None:
@@ -331,9 +323,14 @@ def _check_state(after: object, before: object | None) -> None:
     now = getattr(after, "combatants")
     if prev is not now:
         find = getattr(before, "find", None)
-        sources = _SOURCES
         if len(prev) == len(now):  # the usual case: the same names in the same order
             pairs = zip(prev, now)
+            renewal = _RENEWAL[0] if _RENEWAL else None
+            if renewal is not None and len(renewal[0]) == len(now) == len(renewal[1]):
+                # A copy vouched for, made from the combatant checked before: nothing
+                # to look at (its source at its place is `was`, the same name).
+                pairs = ((was, c) for was, c, source, fresh in zip(prev, now, *renewal)
+                         if was is not c and not (c is fresh and source is was))
             old = None
         else:
             pairs = ((None, c) for c in now)
@@ -341,9 +338,6 @@ def _check_state(after: object, before: object | None) -> None:
         for was, combatant in pairs:
             if was is combatant:
                 continue
-            if was is not None and sources and sources.get(id(combatant)) is was \
-                    and _VOUCHED.get(id(combatant)) is combatant:
-                continue  # a copy of it vouched for (same name): nothing to look at
             if was is None or was.name != combatant.name:
                 if old is not None and id(combatant) in old:
                     continue

@@ -106,15 +106,11 @@ def _turn_status(c: Combatant) -> Status:
 
 
 def _renew(c: Combatant, marker: int, ac: int, status: Status, conditions: tuple[str, ...],
-           expires: tuple, copies: list[Combatant], sources: list[Combatant]) -> Combatant:
-    """`_renewed(c, …)`, or `c` itself when that would change nothing; a copy made is
-    added to `copies`, and `c` to `sources` (to `vouch` for: see `_renewed`)."""
+           expires: tuple) -> Combatant:
+    """`_renewed(c, …)`, or `c` itself when that would change nothing."""
     if c.status is status and _unchanged(c, marker, ac, status, conditions, expires):
         return c
-    new = _renewed(c, marker, ac, status, conditions, expires)
-    copies.append(new)
-    sources.append(c)
-    return new
+    return _renewed(c, marker, ac, status, conditions, expires)
 
 
 def start_turn(fight: Fight, turn: int) -> Fight:
@@ -124,8 +120,6 @@ def start_turn(fight: Fight, turn: int) -> Fight:
     then settles by itself (`rules.apply`)."""
     fresh = []
     running = []  # combatants that may have a duration still running
-    copies: list[Combatant] = []
-    sources: list[Combatant] = []
     roster = fight.combatants
     ready = Status.READY
     for c in roster:
@@ -143,10 +137,7 @@ def start_turn(fight: Fight, turn: int) -> Fight:
             if c.status is ready and _unchanged(c, start, ac, ready, c.conditions, c.expires):
                 fresh.append(c)
             else:
-                new = _renewed(c, start, ac, ready, c.conditions, c.expires)
-                fresh.append(new)
-                copies.append(new)
-                sources.append(c)
+                fresh.append(_renewed(c, start, ac, ready, c.conditions, c.expires))
             continue
         conditions, expires = c.conditions, c.expires
         if turn >= 2 and SURPRISED in conditions:
@@ -161,10 +152,11 @@ def start_turn(fight: Fight, turn: int) -> Fight:
             c = evolve(c, conditions=conditions, expires=expires)
         status = _turn_status(c)
         fresh.append(_renew(c, start, c.budget(turn) if status is Status.READY else 0, status,
-                            conditions, expires, copies, sources))
-    vouch(copies, sources)
+                            conditions, expires))
     previous = fight.moment
-    fight = evolve(fight, combatants=renewed_roster(roster, fresh), turn=turn, moment=None, actor=None)
+    renewed = renewed_roster(roster, fresh)
+    vouch(roster, renewed)
+    fight = evolve(fight, combatants=renewed, turn=turn, moment=None, actor=None)
     fight = fight.note(f"— Turno {turn} —", kind=LogKind.TURN)
     if running:
         fight = note_running(fight, [fight.find(c.name) for c in running])
