@@ -237,7 +237,8 @@ class CdbApp(App[int]):
         self.timings.append(time.perf_counter() - began)
         if outcome.kind in (UNDO, REDO):  # say what: "Deshecho: Mike disparar-armas-largas"
             tell(self, outcome.message)
-        if csystem or narrador:  # their turns end and the next begins by themselves
+        if csystem or narrador:  # C-System's next turn begins by itself; the storyteller's
+            # «fin del turno» phase is on its sheet, with «t» (or an initiative) to go on
             return True
         if outcome.fight.turn_over and not before.turn_over and outcome.kind == DO:
             self._propose_new_turn(outcome.fight)

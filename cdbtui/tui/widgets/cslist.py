@@ -1,7 +1,7 @@
 """C-System's sheet: the list widget (`widgets.rowlist`) painting `view.cslist.build_list`.
 
 Its spans are styled by `view.cslist.Role` (`ROLE_CLASS`: `cslist--…` in
-`screens.tcss`, and in `DEFAULT_CSS` those it lacks); a click on a row posts
+`screens.tcss`); a click on a row posts
 `CsListView.Clicked` up.  A row out of the fight is grey and struck as a whole, but
 its Vitalidad bar below 0 keeps its red (SYSTEMS.md §2.1).
 """
@@ -20,10 +20,6 @@ from .rowlist import RowListView, role_classes
 
 class CsListView(RowListView):
     """C-System's order of initiative, one row per combatant."""
-
-    DEFAULT_CSS = """
-    CsListView > .cslist--bar-bad { color: $error; text-style: bold; }
-    """
 
     ROLE_CLASS = role_classes(Role, "cslist")
     SELECTED_CLASS = "cslist--selected"

@@ -1,7 +1,7 @@
 """The storyteller sheet: the list widget (`widgets.rowlist`) painting `view.narrlist.build_list`.
 
 Its spans are styled by `view.narrlist.Role` (`ROLE_CLASS`: `narrlist--…` in
-`screens.tcss`, and in `DEFAULT_CSS` those it lacks), the attack being resolved by
+`screens.tcss`), the attack being resolved by
 `narrlist--attack-line` (the players' list shows it too); a click on a row posts
 `NarrListView.Clicked` up.
 """
@@ -27,10 +27,6 @@ class NarrListView(RowListView):
     COMPONENT_CLASSES = {*ROLE_CLASS.values(), *KIND_CLASS.values(), SELECTED_CLASS, ACTED_CLASS, OUT_CLASS,
                          ACTING_CLASS}
     #: The roles `screens.tcss` does not style: a used total-defence die is struck (§3.1).
-    DEFAULT_CSS = """
-    NarrListView > .narrlist--used { color: $text-muted; text-style: strike; }
-    """
-
     def build(self, fight: Fight, width: int | None) -> RowList:
         return build_list(fight, None if self.for_players else self.selected,
                           for_players=self.for_players, width=width, attack_line=self.for_players)
