@@ -71,9 +71,7 @@ def test_s5_known_conditions_only_every_known_condition_and_alias_is_taken(sessi
     for rules in ("cdb", "walkure"):
         for condition in KNOWN_CONDITIONS[rules]:
             s = session("alta A ac=8", "alta B ac=8", "momento A 3", "momento B 3", rules=rules)
-            if condition in ("en-duelo", "montado"):
-                refused(s, f"estado A +{condition}", "duelo|montura")  # their own commands
-            elif condition == "sin-miembros":
+            if condition == "sin-miembros":
                 refused(s, f"estado A +{condition}", "no es un grupo")
             else:
                 run(s, f"estado A +{condition}")

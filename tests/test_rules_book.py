@@ -308,7 +308,7 @@ def test_s5_montado_the_mount_cannot_act_on_its_own(session):
     s = riders(session)
     refused(s, "Caballo mover 1", "es la montura de Sven: actúa en el momento de su jinete")
     refused(s, "momento Caballo 3", "montura de Sven")
-    refused(s, "estado Sven +montado", "monta Sven MONTURA")
+    refused(s, "estado Sven +montado", "Sven ya está montado")
     refused(s, "monta Soldado Caballo", "ya lleva a Sven")
 
 
@@ -391,7 +391,7 @@ def test_duelo_the_dj_ends_it_for_both_and_a_duel_mid_fight_starts_at_once(sessi
     assert [c.name for c in queue(s.fight)] == ["Cid"]
     run(s, "turno")
     assert (get(s, "Ana").marker, get(s, "Bo").marker) == (3, 2)
-    refused(s, "estado Ana +en-duelo", "Un duelo es entre dos")
+    refused(s, "estado Ana +en-duelo", "Ana ya está en-duelo")  # in a duel with Bo already
     run(s, "estado Ana -en-duelo")
     assert get(s, "Bo").conditions == () and get(s, "Bo").duel is None
 

@@ -595,7 +595,8 @@ def test_s5_unknown_condition_refused_with_the_closest_known_one(tmp_path):
     refused(path, "estado Mike +agarado", "No conozco el estado «agarado»: ¿agarrado?")
 
 
-@pytest.mark.parametrize("cond", ["a-cubierto", "estabilizado", "sorprendido", "agarrado", "inmovilizado"])
+@pytest.mark.parametrize("cond", ["a-cubierto", "en-duelo", "montado", "estabilizado", "sorprendido",
+                                  "agarrado", "inmovilizado"])
 def test_s5_known_conditions_are_taken(tmp_path, cond):
     """RULES.md §5: «`estado` takes the conditions the rules know (those above,
     `a-cubierto`, `en-duelo`, `montado`, `estabilizado` …)»."""
@@ -603,14 +604,23 @@ def test_s5_known_conditions_are_taken(tmp_path, cond):
     assert cond in who(path, "Mike")["conditions"]
 
 
-@pytest.mark.parametrize("cond, command", [("en-duelo", "duelo Mike RIVAL"), ("montado", "monta Mike MONTURA")])
-def test_s5_en_duelo_and_montado_are_set_by_their_own_commands(tmp_path, cond, command):
-    """RULES.md §5 names `en-duelo` and `montado` among the conditions `estado` takes.
-    **Decision (kept):** each needs the other combatant (the rival, the mount), which
-    `estado NAME +COND` has no room for: it is refused naming the command that sets
-    it («duelo A B», «monta A B»), and nothing changes."""
+def test_s5_en_duelo_and_montado_by_estado_mark_a_duel_or_a_mount_the_sheet_does_not_hold(tmp_path):
+    """`estado +en-duelo` / `+montado` (RULES.md §5) with no rival or mount on the sheet:
+    «abandonar-duelo» ends the duel, a Carga con Montura gets no «no está montado»
+    warning, and `-montado` / `-en-duelo` take them off; a second `+` is refused."""
     path = two(tmp_path)
-    refused(path, f"estado Mike +{cond}", command)
+    ok(path, "estado Mike +montado", "estado Sven +en-duelo")
+    refused(path, "estado Mike +montado", "Mike ya está montado")
+    ok(path, "Mike carga-con-montura 3")
+    assert not logged(path, "no está montado")
+    assert logged(path, "La montura de Mike gasta ahora")
+    ok(path, "estado Mike -montado")
+    assert who(path, "Mike")["conditions"] == []
+    (tmp_path / "duelo").mkdir()
+    path = two(tmp_path / "duelo")
+    ok(path, "estado Sven +en-duelo", "mike fin", "Sven abandonar-duelo")
+    assert who(path, "Sven")["conditions"] == []
+    assert logged(path, "Sven abandona el duelo: Sven deja de estar en duelo")
 
 
 def test_s5_notes_add_clear_and_show_in_the_json_and_log(tmp_path):

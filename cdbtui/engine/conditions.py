@@ -154,19 +154,13 @@ def set_condition(fight: Fight, command: cmd.Condition) -> Fight:
         raise unknown_condition(fight.rules, condition, c.name)
     if command.turns is not None and not command.on:
         raise Refusal("turnos= va con un estado que se añade («+ESTADO»)")
-    if condition == DUEL:
-        if command.on:
-            raise Refusal(
-                f"Un duelo es entre dos: empiézalo con «duelo {cmd.quote(c.name)} RIVAL»"
-            )
-        if c.duel is None:
-            raise Refusal(f"{c.name} no está en duelo")
+    # `en-duelo` and `montado` are conditions `estado` takes (RULES.md §5): alone they
+    # mark a duel or a mount the sheet does not hold (no rival, no mount column);
+    # «duelo A B» and «monta A B» set them with the other combatant, and taking them
+    # off ends that duel or dismounts.
+    if condition == DUEL and not command.on and c.duel is not None:
         return end_duel(fight, c, "El DJ termina el duelo")
-    if condition == MOUNTED:
-        if command.on:
-            raise Refusal(
-                f"Para montar hace falta la montura: «monta {cmd.quote(c.name)} MONTURA»"
-            )
+    if condition == MOUNTED and not command.on and c.mount is not None:
         return dismount_rider(fight, cmd.Dismount(c.name))
     if condition == NO_MEMBERS and command.on and not c.is_group:
         raise Refusal(f"{c.name} no es un grupo (Horda): usa «moribundo» para dejarle fuera")

@@ -17,7 +17,7 @@ from . import commands as cmd
 from .catalog import Maneuver, catalog_for
 from .countdown import get_combatant, require_started
 from .errors import Refusal
-from .model import Combatant, Fight, LogKind, Status
+from .model import DUEL, MOUNTED, Combatant, Fight, LogKind, Status
 from .spending import (
     BLOCKS,
     LEADERSHIP,
@@ -158,7 +158,7 @@ def _maneuver_notes(fight: Fight, c: Combatant, maneuver: Maneuver | None) -> Fi
     """Reminders the book ties to a maneuver: mounted charges, duels, shooting mounted."""
     if maneuver is None:
         return fight
-    if maneuver.id == MOUNTED_CHARGE and c.mount is None:
+    if maneuver.id == MOUNTED_CHARGE and c.mount is None and not c.has(MOUNTED):
         fight = fight.note(
             f"Aviso: {c.name} no está montado (usa «monta {cmd.quote(c.name)} MONTURA»):"
             " en la Carga con Montura es la montura la que gasta las AC del movimiento",
@@ -170,10 +170,13 @@ def _maneuver_notes(fight: Fight, c: Combatant, maneuver: Maneuver | None) -> Fi
             f" («{cmd.quote(c.mount)} mover N»)",
             kind=LogKind.RULE, about=[c.mount, c.name],
         )
-    if maneuver.id == LEAVE_DUEL and c.duel is None:
+    elif maneuver.id == MOUNTED_CHARGE and c.has(MOUNTED):  # a mount the sheet does not hold
+        fight = fight.note(f"La montura de {c.name} gasta ahora, en su momento, las AC de lo que mueva",
+                           kind=LogKind.RULE, about=[c.name])
+    if maneuver.id == LEAVE_DUEL and c.duel is None and not c.has(DUEL):
         fight = fight.note(f"Aviso: {c.name} no está en duelo: abandonarlo no tiene efecto", warning=True,
                            kind=LogKind.RULE, about=[c.name])
-    if maneuver.attack and c.mount is not None and maneuver.group == RANGED_GROUP:
+    if maneuver.attack and (c.mount is not None or c.has(MOUNTED)) and maneuver.group == RANGED_GROUP:
         fight = fight.note(f"{c.name} dispara desde una montura: −2 a la tirada (Combate montado)",
                            kind=LogKind.RULE, about=[c.name])
     return fight

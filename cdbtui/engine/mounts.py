@@ -80,7 +80,8 @@ def _mount(fight: Fight, command: cmd.Mount) -> Fight:
         )
         mount = evolve(mount, carried=None)
         fight = fight.replace(mount)
-    rider = evolve(rider, mount=mount.name, conditions=(*rider.conditions, MOUNTED))
+    rider = evolve(rider, mount=mount.name,
+                   conditions=rider.conditions if rider.has(MOUNTED) else (*rider.conditions, MOUNTED))
     fight = fight.replace(rider).note(
         f"{rider.name} monta a {mount.name}: la montura actúa en el momento de su jinete y"
         " gasta sus propias AC; cuerpo a cuerpo, + Modificador al Daño por la Escala de la"

@@ -178,7 +178,7 @@ def _finished(
             f" («bono {cmd.quote(c.name)} a COMPAÑERO», uno por tirada)",
             kind=LogKind.RULE, about=[c.name],
         )
-    if maneuver == LEAVE_DUEL and c.duel is not None:
+    if maneuver == LEAVE_DUEL and (c.duel is not None or c.has(DUEL)):
         fight = end_duel(fight, c, f"{c.name} abandona el duelo")
     return fight
 
@@ -196,7 +196,7 @@ def end_duel(fight: Fight, c: Combatant, reason: str) -> Fight:
         ))
     other = f" y {partner.name}" if partner is not None else ""
     return fight.replace(*changed).note(
-        f"{reason}: {c.name}{other} dejan de estar en duelo", kind=LogKind.CONDITION,
+        f"{reason}: {c.name}{other} {'dejan' if other else 'deja'} de estar en duelo", kind=LogKind.CONDITION,
         about=[c.name, *([partner.name] if partner is not None else [])],
     )
 

@@ -75,7 +75,9 @@ DECISIONS = (
                             "cualquier otra orden. «NOMBRE interrumpe MANIOBRA ahora»: en el momento actual."),
     ("Solo estados conocidos", "«estado» acepta los estados de las reglas (agarrado, inmovilizado, sorprendido, "
                                "a-cubierto, en-duelo, montado, estabilizado…); otra palabra se rechaza "
-                               "proponiendo las parecidas. Un comentario libre es una nota: «nota NOMBRE TEXTO», "
+                               "proponiendo las parecidas. «+en-duelo» y «+montado» solos marcan un duelo o "
+                               "una montura que no están en la plantilla («duelo A B» y «monta A B» los ponen "
+                               "con el rival o la montura). Un comentario libre es una nota: «nota NOMBRE TEXTO», "
                                "«nota NOMBRE -» las borra; sin efecto de reglas, ocultas a los jugadores si el "
                                "combatiente es oculto o privado."),
     ("Duraciones", "«turnos=N» en un estado o una nota lo acaba solo al final del N-ésimo turno contando el "
