@@ -110,7 +110,8 @@ def test_interrupt_ahora_happens_at_the_current_moment_and_closes_the_window():
     # In the window: at 7, having paid nothing.  Ahora: at 4, having paid 3 moments.
     assert cells(in_window, "Hal")[:2] == (7 - cost, 6 - cost)
     assert cells(now, "Hal")[:2] == (4 - cost, 6 - 3 - cost)
-    assert now.fight.window.moment == 4
+    assert now.fight.window is None  # «ahora» closes the window
+    assert in_window.fight.window is not None
 
 
 def test_undo_reopens_the_window_exactly_as_it_was():

@@ -309,7 +309,7 @@ def test_s3_interrupt_ahora_happens_at_the_current_moment(tmp_path):
                "empezar", "Hal espera algo", f"Y {SHOOT}")
     assert state(path)["window"] == 4 and state(path)["moment"] == 1
     ok(path, "Hal interrumpe disparar-armas-cortas ahora")
-    assert state(path)["window"] != 4  # the old window is closed (its own is at the moment)
+    assert state(path)["window"] is None  # «… and closes the window»
     # at moment 1 Hal has paid 7→1 = 6 AC (3 left, marker 1), then the 3-AC shot
     assert mark(path, "Hal") == (-2, 0)
 

@@ -77,13 +77,14 @@ _IN_WINDOW = (cmd.Damage, cmd.Heal, cmd.Condition, cmd.Note, cmd.Reveal)
 def _window_role(fight: Fight, command: cmd.Command) -> tuple[bool, bool]:
     """(applied in the window if one is open, opens a window): RULES.md §3.  An action
     at one's moment opens one; a reaction, an interrupt, damage, healing, conditions,
-    notes and reveals are applied in it; an interrupt `ahora` is an action now."""
+    notes and reveals are applied in it; an interrupt `ahora` happens at the current
+    moment and closes the window (RULES.md §3: it opens none of its own)."""
     if fight.quick or not fight.started:
         return False, False
     if isinstance(command, _IN_WINDOW):
         return True, False
-    if isinstance(command, cmd.Trigger):
-        return not command.now, True
+    if isinstance(command, cmd.Trigger):  # «ahora»: at the current moment, and no window
+        return (False, False) if command.now else (True, True)
     if isinstance(command, cmd.Perform):
         return (True, False) if maneuvers.is_reaction(fight, command) else (False, True)
     return False, False

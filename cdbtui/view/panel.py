@@ -72,7 +72,8 @@ DECISIONS = (
                             "una reacción o la interrupción de quien espera se aplican en el momento de esa "
                             "acción aunque la cuenta ya haya avanzado sola (la cabecera dice «reacciones a M7»). "
                             "Sigue abierta con más reacciones, daño, curas, estados, notas y revelar; la cierra "
-                            "cualquier otra orden. «NOMBRE interrumpe MANIOBRA ahora»: en el momento actual."),
+                            "cualquier otra orden. «NOMBRE interrumpe MANIOBRA ahora»: en el momento actual, y cierra la "
+                            "ventana."),
     ("Solo estados conocidos", "«estado» acepta los estados de las reglas (agarrado, inmovilizado, sorprendido, "
                                "a-cubierto, en-duelo, montado, estabilizado…); otra palabra se rechaza "
                                "proponiendo las parecidas. «+en-duelo» y «+montado» solos marcan un duelo o "
