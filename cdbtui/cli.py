@@ -342,10 +342,31 @@ def _maneuvers(args: list[str], folder: Path) -> int:
         raise UsageError("se usa «cdbtui maniobras RUTA»")
 
     fight = load(Path(args[0])).fight
+    for line in _catalog_lines(fight):
+        _print(_shown(line))
+    return 0
+
+
+def _catalog_lines(fight) -> list[str]:
+    """One line per maneuver of the fight's ruleset: id, name and what it takes."""
+    if fight.rules == "csystem":
+        from .engine.csystem.tables import MARK, actions
+
+        rows = sorted({a.id: a for a in actions().values()}.values(), key=lambda a: a.id)
+        return [f"{a.id}  ·  {a.name}  ·  {MARK.get(a.type, '■ o □')}"
+                + (" · maniobra" if a.maneuver else "") + (" · ataque" if a.attack else "") for a in rows]
+    if fight.rules == "narrador":
+        from .engine.narrador.tables import maneuvers
+
+        rows = sorted({m.id: m for m in maneuvers().values()}.values(), key=lambda m: m.id)
+        return [f"{m.id}  ·  {m.name}" + (f"  ·  {'+'.join(m.traits)}" if m.traits else "")
+                + (f"  ·  dif {m.difficulty}" if m.difficulty else "")
+                + (" · ataque" if m.attack else " · defensa" if m.defense else "") for m in rows]
+    lines = []
     for maneuver in catalog_for(fight).maneuvers:
         kind = " · reacción" if maneuver.reaction else (" · ataque" if maneuver.attack else "")
-        _print(_shown(f"{maneuver.id}  ·  {maneuver.name}  ·  {maneuver.cost_text()} AC{kind}"))
-    return 0
+        lines.append(f"{maneuver.id}  ·  {maneuver.name}  ·  {maneuver.cost_text()} AC{kind}")
+    return lines
 
 
 def _show(args: list[str], folder: Path) -> int:

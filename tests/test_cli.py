@@ -329,3 +329,18 @@ def test_undo_and_redo_say_what_they_took_back(save):
     assert undone.stdout.splitlines()[0] == "Deshecho: Mike disparar-armas-largas"
     redone = cdbtui("do", str(save), "rehacer")
     assert redone.stdout.splitlines()[0] == "Rehecho: Mike disparar-armas-largas"
+
+
+def test_maniobras_lists_the_storyteller_catalog_of_a_storyteller_fight(tmp_path):
+    """`cdbtui maniobras RUTA` lists the maneuvers of the fight's own ruleset (the
+    storyteller's: traits, difficulty, attack or defence), exit 0."""
+    from shell import cdbtui
+
+    path = tmp_path / "narr.toml"
+    assert cdbtui("new", str(path), "--rules", "narrador").returncode == 0
+    result = cdbtui("maniobras", str(path))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert any(line.startswith("disparo  ·  Disparo  ·  des+armas-de-fuego") and "ataque" in line for line in lines)
+    assert any(line.startswith("bloqueo  ·  ") and "defensa" in line for line in lines)
+    assert len(lines) == len(set(lines))  # each maneuver once, not once per alias

@@ -38,6 +38,7 @@ from ..engine.model import Combatant, Fight
 from ..engine.text import fold
 from ..printable import literal
 from .panel import PanelRow, RowRole
+from .csystem import start_pending
 from .rulesets import is_csystem  # noqa: F401 - re-exported
 from .rows import (ActionChoice, Kind, Line, RowList, fit_spans, laid_out, measured, row_line, secret,
                    selected_in, text_cells)
@@ -62,7 +63,8 @@ LEGEND = (
     ("a · b", "Defensa a distancia · cuerpo a cuerpo cuando difieren; el paréntesis dice un cambio temporal"),
     ("34*", "en poco espacio: la Defensa tiene un cambio temporal (ver «Estados»)"),
     ("20/28 ██▏█░", "Vitalidad actual / máxima; la barra marca con ▏ la CON (por debajo: Herido)"),
-    ("⟳", "ante el nombre: espera una tirada de la mesa (dolor, CON ND 20, heridas críticas…)"),
+    ("⟳", "ante el nombre: un efecto espera al inicio de su turno (sangrando, tirada de moribundo, confuso, "
+          "despertar) o una tirada de la mesa (dolor, heridas críticas…)"),
     ("◌", "oculto a los jugadores"),
     ("tachado", "fuera de combate: inconsciente, moribundo, muerto, inutilizado"),
 )
@@ -470,15 +472,16 @@ _ROWS: dict[tuple, tuple[Combatant, dict]] = {}
 
 
 def _row_cells(c: Combatant, actor: bool, place: int | None, for_players: bool,
-               name_width: int | None) -> dict[str, tuple[tuple[Span, ...], tuple[Span, ...]]]:
-    """Each column's (long, short) spans for `c`'s row (remembered: `_ROWS`)."""
-    key = (id(c), actor, place, for_players, name_width)
+               name_width: int | None, start: bool = False) -> dict[str, tuple[tuple[Span, ...], tuple[Span, ...]]]:
+    """Each column's (long, short) spans for `c`'s row (remembered: `_ROWS`); `start`:
+    a start-of-go effect waits for its next go (⟳)."""
+    key = (id(c), actor, place, for_players, name_width, start)
     known = _ROWS.get(key)
     if known is not None and known[0] is c:
         return known[1]
     if len(_ROWS) > 8192:
         _ROWS.clear()
-    cells_ = _make_row(c, actor, place, for_players, name_width)
+    cells_ = _make_row(c, actor, place, for_players, name_width, start)
     _ROWS[key] = (c, cells_)
     return cells_
 
@@ -500,7 +503,7 @@ def _sizes(row: dict) -> tuple[tuple[int, int], ...]:
 
 
 def _make_row(c: Combatant, actor: bool, place: int | None, for_players: bool,
-              name_width: int | None) -> dict[str, tuple[tuple[Span, ...], tuple[Span, ...]]]:
+              name_width: int | None, start: bool = False) -> dict[str, tuple[tuple[Span, ...], tuple[Span, ...]]]:
     s = sheet_of(c)
     hide = secret(c, for_players)
     mark = Span("▶", Role.ACTOR) if actor else Span(" ")
@@ -508,7 +511,8 @@ def _make_row(c: Combatant, actor: bool, place: int | None, for_players: bool,
     cells_: dict[str, tuple[tuple[Span, ...], tuple[Span, ...]]] = {}
     cells_["place"] = ((mark, number),) * 2
     cells_["ini"] = ((Span(SECRET, Role.MUTED),),) * 2 if hide else initiative_parts(None, s)
-    prefix = ("⟳" if s.pending else "") + (HIDDEN_MARK if c.hidden and not for_players else "")
+    # ⟳: a prompt waits, or a start-of-go effect does (sangrando, confuso…: SYSTEMS.md §2.1)
+    prefix = ("⟳" if s.pending or start else "") + (HIDDEN_MARK if c.hidden and not for_players else "")
     shown = literal(c.name)
     if name_width is not None:
         shown = short(shown, max(1, name_width - len(prefix))) or shown[:1]
@@ -569,7 +573,8 @@ def _lay_out(fight: Fight, for_players: bool, width: int | None) -> RowList:
         acting = None if fight.actor is None else fight.actor.casefold()
 
     def table() -> list[dict[str, tuple[tuple[Span, ...], tuple[Span, ...]]]]:
-        return [_row_cells(c, c.key == acting, places.get(c.key), for_players, name_cap) for c in combatants]
+        return [_row_cells(c, c.key == acting, places.get(c.key), for_players, name_cap, start_pending(c, fight))
+                for c in combatants]
 
     rows = table()
 

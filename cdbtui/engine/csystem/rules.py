@@ -268,6 +268,9 @@ def _critical(fight: Fight, command: cs.Critical) -> Fight:
     s, p = pop_prompt(sheet(get(fight, name)), "critica", name)
     for word in command.conditions:
         id, value = _condition_word(name, word)
+        known = s.condition(id)
+        if id == "sangrando" and known is not None and int(known.value or 1) >= int(value or 1):
+            continue  # bleeding does not stack: the largest N is kept (§10 step 3)
         s = add_condition(s, id, value)
     fight = edit(fight, name, pending=s.pending, conditions=s.conditions)
     added = "".join(f" +{w}" for w in command.conditions)
