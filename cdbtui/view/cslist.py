@@ -117,6 +117,11 @@ DECISIONS = (
     ("Aplomo (9.5)", "a la mitad, decide el DJ; a 0, inconsciente hasta recuperar 5."),
     ("Fatigado (9.6)", "cuando la Energía gastada supera la VOL."),
     ("Final del turno (4.1)", "acabado el último turno propio, el turno siguiente empieza solo."),
+    ("Tiradas pendientes (SYSTEMS §2.1)", "la de dolor y la de CON ND 20 detienen el siguiente turno del "
+                                          "combatiente hasta que se responden («dolor», «refleja»); la tabla "
+                                          "de heridas críticas y el Aplomo a la mitad son recordatorios que "
+                                          "no lo detienen (el ejemplo de §12 no los responde antes del "
+                                          "turno 2 de Titán)."),
 )
 
 #: C-System's commands, for the help screen (SYSTEMS.md §2.2, /tmp/cs/SYNTAX.md).
