@@ -623,8 +623,10 @@ def _combatant_json(c: Combatant, fight: Fight, for_players: bool) -> dict:
                       "spent_this_turn": _hidden_if(secret, s.spent)},
         "health": {"levels": _hidden_if(secret, s.levels), "lethal": _hidden_if(secret, s.lethal),
                    "bashing": _hidden_if(secret, s.bashing), "penalty": _hidden_if(secret, s.health_penalty)},
-        "conditions": [{"id": x.id, "value": _hidden_if(secret, x.value), "until": _hidden_if(secret, x.until)}
-                       for x in s.conditions],
+        # SYSTEMS.md §4's shared Condition(id, value, ends), as C-System writes it; `until`
+        # is the same end under the name this JSON first had.
+        "conditions": [{"id": x.id, "value": _hidden_if(secret, x.value), "ends": _hidden_if(secret, x.until),
+                        "until": _hidden_if(secret, x.until)} for x in s.conditions],
         "aim": _hidden_if(secret, s.aim),
         "cover": s.cover,
         "opponents": s.opponents,

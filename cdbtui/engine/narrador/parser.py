@@ -34,6 +34,8 @@ AFTER_SOAK = ("tras-absorcion", "after-soak")
 SIDES = {"pj": "pj", "pc": "pj", "pnj": "pnj", "npc": "pnj"}
 TARGET_WORDS = frozenset({"a", "contra", "at", "vs", "to"})
 SPECIAL_DECLARATIONS = ("retrasa", "defensa-total")
+#: The English of the special declarations (SYSTEMS §3.2: `retrasa` / `delay`).
+SPECIAL_ENGLISH = {"delay": "retrasa", "full-defense": "defensa-total"}
 #: Words an attack may carry (STORYTELLER §8.2, §8.3): the range band, the side, a called shot.
 ACT_WORDS = ("quemarropa", "larga", "flanco", "espalda", "a-ciegas", "localizacion-medio",
              "localizacion-pequeno", "localizacion-diminuto")
@@ -208,6 +210,7 @@ def _parse_declare(fight: Fight, tokens: list[str]) -> nc.Declare:
             continue
         action, _, pool = word.partition(":")
         key = slug(action)
+        key = SPECIAL_ENGLISH.get(key, key)
         if key in SPECIAL_DECLARATIONS:
             items.append(nc.Item(key))
             continue

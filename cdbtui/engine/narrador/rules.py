@@ -28,7 +28,7 @@ from ..model import Combatant, Fight, LogKind, Role, evolve, mention_of
 from . import commands as nc
 from .model import LEVELS, Declared, NarrPart, NarrSheet, NCondition, NWeapon, PendingAttack, Trait
 from .pools import dice, pool_of, slot_penalty
-from .tables import BASE, TRAITS, Maneuver, find_maneuver, weapons
+from .tables import BASE, TRAITS, Maneuver, called, empty_word, find_maneuver, weapons
 
 STUNNED_HINT = "no puede actuar ni defenderse hasta perder su acción"
 
@@ -478,7 +478,7 @@ def _declare(fight: Fight, command: nc.Declare) -> Fight:
         penalty = 0 if full else slot_penalty(n, k)
         if pool is not None and pool + penalty <= 0:
             raise Refusal(f"{name} no puede declarar {n} acciones: la {ordinal(k)} tendría {pool} − {-penalty}"
-                          f" = {pool + penalty} dados")
+                          f" = {str(pool + penalty).replace('-', '−')} dados")
         declared.append(Declared(m.id, pool, penalty, defense=m.defense))
     _check_declared_fire(name, s, [d for d in declared])
     if any(d.action == "apuntar" for d in declared):
@@ -523,19 +523,19 @@ def _check_declared_fire(name: str, s: NarrSheet, declared: list[Declared]) -> N
 def _check_fire_now(name: str, weapon: NWeapon, action: str, shots_before: int) -> None:
     if action in ("fuego-automatico", "dispersion"):
         if not weapon.auto:
-            raise Refusal(f"{find_maneuver(action).name}: {weapon.name} no puede")
+            raise Refusal(f"{find_maneuver(action).name}: {called(weapon)} no puede")
         half = -(-weapon.magazine // 2)
         if weapon.ammo < half:
             raise Refusal(f"{find_maneuver(action).name} necesita al menos la mitad del cargador ({half} de"
                           f" {weapon.magazine}; quedan {weapon.ammo})")
     elif action == "rafaga-de-tres-balas":
         if not weapon.auto:
-            raise Refusal(f"Ráfaga de tres balas: {weapon.name} no puede")
+            raise Refusal(f"Ráfaga de tres balas: {called(weapon)} no puede")
         if weapon.ammo < 3:
             raise Refusal(f"Ráfaga de tres balas necesita 3 balas (quedan {weapon.ammo})")
     elif action in (*_SINGLE_SHOTS, "dos-armas") and action != "rafaga-de-tres-balas" \
             and weapon.ammo == 0 and weapon.magazine:
-        raise Refusal(f"{weapon.name} está vacío: recarga")
+        raise Refusal(f"{called(weapon, start=True)} está {empty_word(weapon)}: recarga")
 
 
 def _check_aim(name: str, s: NarrSheet) -> None:
@@ -1042,8 +1042,9 @@ def _abort(fight: Fight, command: nc.Abort) -> Fight:
     traits = _defense_traits(s, m.id)
     live = None if traits is None else traits + penalty + s.health_penalty
     if live is not None and live <= 0:
+        shown = str(live).replace("-", "−")
         raise Refusal(f"{name} no tiene dados para defenderse (abandonando esa acción: {traits} − {-penalty}"
-                      f"{f' − {-s.health_penalty}' if s.health_penalty else ''} = {live})")
+                      f"{f' − {-s.health_penalty}' if s.health_penalty else ''} = {shown} dados)")
     fight = log(fight, f"{name} abandona su acción para defenderse: {how}", [name])
     fight = edit(fight, name, defenses=s.defenses + 1)
     successes = command.defense

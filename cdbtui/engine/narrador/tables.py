@@ -73,10 +73,31 @@ def weapons() -> dict[str, NWeapon]:
         row = dict(row)
         id = row.pop("id")
         aliases = row.pop("aliases", ())
+        row.pop("called", None)
+        row.pop("feminine", None)
         weapon = NWeapon(**row)
         for key in (id, *aliases):
             found[key] = weapon
     return found
+
+
+@cache
+def _callings() -> dict[str, tuple[str, bool]]:
+    """A table weapon's name → how the refusals call it (SYSTEMS §3.3: «la Glock 17»,
+    «El rifle») and whether it is feminine."""
+    return {row["name"]: (row["called"], row.get("feminine", False)) for row in _data()["weapon"] if "called" in row}
+
+
+def called(weapon: NWeapon, *, start: bool = False) -> str:
+    """The weapon as a refusal names it: «la Glock 17» for a table weapon, its typed
+    name otherwise; `start` capitalizes it (it begins the line)."""
+    text = _callings().get(weapon.name, (weapon.name, False))[0]
+    return text[:1].upper() + text[1:] if start else text
+
+
+def empty_word(weapon: NWeapon) -> str:
+    """«vacío» or «vacía», agreeing with `called`."""
+    return "vacía" if _callings().get(weapon.name, ("", False))[1] else "vacío"
 
 
 def find_maneuver(word: str) -> Maneuver | None:
