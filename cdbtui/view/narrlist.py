@@ -86,7 +86,8 @@ DECISIONS = (
                      "las defensas extra siguen la cadena."),
     ("Moverse (6.5)", "moverse mientras se actúa: −1 dado por metro («metros=N»)."),
     ("Recarga (6.6)", "ocupa el turno entero, o una de N acciones con el visto bueno del Narrador."),
-    ("Apuntar (6.7)", "la mira da +2 una sola vez; máximo Percepción + 2."),
+    ("Apuntar (6.7)", "la mira da +2 una sola vez; máximo Percepción + 2; declarar u abandonar otra acción "
+                      "que no sea un disparo lo pierde (con aviso)."),
     ("Retrasar (6.9)", "permitido: actúa cuando quiera más tarde; lo no hecho al final del turno se pierde."),
     ("Daño (7.2)", "reserva de daño = arma + (éxitos netos − 1)."),
     ("Abortar (7.4)", "tirada de FV con su puntuación, sin penalizaciones; gastar un punto aborta seguro pero "

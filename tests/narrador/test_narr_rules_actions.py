@@ -235,12 +235,15 @@ def test_aim_even_a_defensive_action_cancels_the_benefits():
     defensiva, cancela los beneficios obtenidos»: Kara's total-defense dodge."""
     s = session(*SOLO)
     _aim_turns(s, 2)
-    for line in ("iniciativa Kara 10", "iniciativa Matón 5", "siguiente", "declara maton golpe",
-                 "declara kara defensa-total esquiva", "maton actua a kara exitos=1"):
+    for line in ("iniciativa Kara 10", "iniciativa Matón 5", "siguiente", "declara maton golpe"):
         s.execute(line)
     assert sh(s, "Kara").aim == 2
-    s.execute("kara defiende esquiva exitos=2")
+    # «Any other action, declared or aborted, resets it to 0 (the tracker warns first)».
+    s.execute("declara kara defensa-total esquiva")
     assert sh(s, "Kara").aim == 0
+    texts = [e.text for e in s.fight.log]
+    assert any("Aviso: Kara pierde lo apuntado (+2)" in t for t in texts)
+    assert any("Kara pierde lo apuntado (+2): hace otra cosa" in t for t in texts)
 
 
 def test_aim_a_reload_cancels_the_benefits():

@@ -494,6 +494,8 @@ def _declare(fight: Fight, command: nc.Declare) -> Fight:
     if warn:
         fight = log(fight, f"Aviso: {name} pierde lo apuntado (+{s.aim}) si hace otra cosa", [name], warning=True,
                     kind=LogKind.RULE)
+    if s.aim and not any(d.action == "apuntar" or d.action in _AIMED_SHOTS for d in declared):
+        fight = _lose_aim(fight, name)  # §6.7: «any other action, declared or aborted, resets it»
     if any(d.action == "recarga" for d in declared) and n > 1:
         fight = log(fight, "Aviso: recargar dentro de una acción múltiple es decisión del Narrador", [name],
                     warning=True, kind=LogKind.RULE)
