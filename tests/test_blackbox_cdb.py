@@ -7,11 +7,12 @@ fresh save and checks one concrete statement of COMMANDS.md, RULES.md or SHEET.m
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+import spec_cli
 from shell import cdbtui, process
+from spec_cli import logged, mark, ok, state, who
 
 S1, S2 = '"Soldado 1"', '"Soldado 2"'
 SHOOT = "disparar-armas-largas"
@@ -23,49 +24,11 @@ HEAVY = "disparar-armas-pesadas"
 
 
 def new(tmp_path: Path, *lines: str, rules: str = "cdb") -> Path:
-    path = tmp_path / "f.toml"
-    made = cdbtui("new", str(path), "--rules", rules, "--seed", "5")
-    assert made.returncode == 0, made.stderr
-    if lines:
-        ok(path, *lines)
-    return path
-
-
-def ok(path: Path, *lines: str):
-    result = cdbtui("do", str(path), *lines)
-    assert result.returncode == 0, result.stderr
-    return result
+    return spec_cli.new(tmp_path, *lines, rules=rules, seed=5)
 
 
 def refused(path: Path, line: str, *says: str) -> str:
-    """`line` is refused: exit 1, one line on stderr, the save unchanged."""
-    before = path.read_bytes()
-    result = cdbtui("do", str(path), line)
-    assert result.returncode == 1, (result.stdout, result.stderr)
-    assert result.stderr.count("\n") == 1, result.stderr
-    for text in says:
-        assert text.lower() in result.stderr.lower(), result.stderr
-    assert path.read_bytes() == before
-    return result.stderr
-
-
-def state(path: Path) -> dict:
-    result = cdbtui("show", str(path), "--json")
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
-
-
-def who(path: Path, name: str) -> dict:
-    return next(c for c in state(path)["combatants"] if c["name"] == name)
-
-
-def mark(path: Path, name: str) -> tuple[int, int]:
-    c = who(path, name)
-    return c["marker"], c["ac"]
-
-
-def logged(path: Path, text: str) -> bool:
-    return any(text in line for line in state(path).get("log", []))
+    return spec_cli.refused(path, line, *says, fold=True)
 
 
 EXAMPLE = [

@@ -8,11 +8,11 @@ off the engine.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from shell import cdbtui
+from spec_cli import logged, mark, new, ok, refused, state, who
 
 S1, S2 = '"Soldado 1"', '"Soldado 2"'
 SHOOT = "disparar-armas-largas"
@@ -20,56 +20,6 @@ COVER = "ponerse-a-cubierto"
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def new(tmp_path: Path, *lines: str, rules: str = "cdb") -> Path:
-    path = tmp_path / "f.toml"
-    made = cdbtui("new", str(path), "--rules", rules, "--seed", "3")
-    assert made.returncode == 0, made.stderr
-    if lines:
-        ok(path, *lines)
-    return path
-
-
-def ok(path: Path, *lines: str):
-    result = cdbtui("do", str(path), *lines)
-    assert result.returncode == 0, result.stderr
-    return result
-
-
-def refused(path: Path, line: str, *says: str) -> str:
-    """`line` is refused with exit 1, one line on stderr, and the save is unchanged."""
-    before = path.read_bytes()
-    result = cdbtui("do", str(path), line)
-    assert result.returncode == 1, result.stdout
-    assert result.stderr.count("\n") == 1, result.stderr
-    for text in says:
-        assert text in result.stderr, result.stderr
-    assert path.read_bytes() == before
-    return result.stderr
-
-
-def state(path: Path) -> dict:
-    result = cdbtui("show", str(path), "--json")
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
-
-
-def who(path: Path, name: str) -> dict:
-    return next(c for c in state(path)["combatants"] if c["name"] == name)
-
-
-def mark(path: Path, name: str) -> tuple[int, int]:
-    c = who(path, name)
-    return c["marker"], c["ac"]
-
-
-def log(path: Path) -> list[str]:
-    return state(path)["log"]
-
-
-def logged(path: Path, text: str) -> bool:
-    return any(text in line for line in log(path))
 
 
 TWO = ["alta Mike ac=7 bando=pj", "alta Sven ac=5 bando=pj", "momento Mike 7", "momento Sven 5"]
