@@ -1,5 +1,5 @@
-"""What the spec audits through the CLI share (test_rules_spec_audit.py,
-test_blackbox_cdb.py): a fresh save played with `cdbtui do` and read back through
+"""What the spec audits through the CLI share (test_rules_spec_audit.py, the black-box
+files of each ruleset): a fresh save played with `cdbtui do` and read back through
 `cdbtui show --json`, COMMANDS.md's contract, so that a test checks what a user sees."""
 
 from __future__ import annotations

@@ -7,12 +7,12 @@ The dice actually rolled are read from the log lines of the JSON («N dados»).
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import pytest
 from shell import cdbtui
+from spec_cli import ok, state, who
 
 KARA = "alta Kara bando=pj des=3 ast=3 fue=2 res=2 fv=5 per=3 rasgos=armas-de-fuego:3,esquivar:4"
 VICTOR = "alta Víctor bando=pj des=4 ast=2 fue=3 res=2 fv=4 rasgos=armas-de-fuego:3,atletismo:2"
@@ -41,22 +41,6 @@ def fight(tmp_path: Path, *lines: str, cast: tuple[str, ...] = CAST, inits: tupl
         result = cdbtui("do", str(path), *cast, *inits, *lines)
         assert result.returncode == 0, result.stderr
     return path
-
-
-def ok(path: Path, *lines: str):
-    result = cdbtui("do", str(path), *lines)
-    assert result.returncode == 0, result.stderr
-    return result
-
-
-def state(path: Path) -> dict:
-    shown = cdbtui("show", str(path), "--json")
-    assert shown.returncode == 0, shown.stderr
-    return json.loads(shown.stdout)
-
-
-def who(path: Path, name: str) -> dict:
-    return next(c for c in state(path)["combatants"] if c["name"] == name)
 
 
 def conds(path: Path, name: str) -> list[str]:
