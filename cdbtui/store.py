@@ -901,16 +901,16 @@ def _logs_apart(text: str) -> tuple[str, dict[str, str]] | None:
 
 
 def _read_log(entries: str, header: str, structured: bool) -> _ReadLog | None:
-    """The entries' text read and checked a piece at a time; None if a piece is not
-    TOML (then the whole document is read as it stands, and its errors are told)."""
+    """The entries' text read (by rtoml: `_document` comes here only once it has read
+    the rest with it) and checked a piece at a time; None if a piece is not TOML
+    (then the whole document is read as it stands, and its errors are told)."""
     log: list[LogEntry] = []
-    loads = _rtoml.loads if _rtoml is not None else tomllib.loads
     position = 0
     while position < len(entries):
         cut = entries.find("\n", position + _LOG_PIECE)
         cut = len(entries) if cut == -1 else cut + 1
         try:
-            piece = loads("entries = [\n" + entries[position:cut] + "]\n")["entries"]
+            piece = _rtoml.loads("entries = [\n" + entries[position:cut] + "]\n")["entries"]
         except Exception:  # any refusal: the whole document decides and explains
             return None
         log.extend(_decode_log(piece, header, structured, first=len(log) + 1))

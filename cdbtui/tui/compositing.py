@@ -19,16 +19,17 @@ cost cdbtui half as much again as a minimal Textual app, in three places:
   default).  `quick_frames` makes the interval 0.1 ms: the frame is written as soon
   as it is ready, at the cost of a few lock hand-overs per frame.
 * **Work after the frame.**  Work only the footer needs (which keys apply) runs a
-  moment after the frame (`CroppedScreen.after_frame`), not between the frame being
-  queued and being written.
+  moment after the frame (`CroppedScreen.keys_after_frame`), not between the frame
+  being queued and being written.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from textual._compositor import Compositor
+from textual.actions import parse as parse_action
 from textual.geometry import Region
 from textual.screen import Screen
 from textual.strip import Strip
@@ -36,7 +37,7 @@ from textual.timer import Timer
 
 #: The interpreter's switch interval while a cdbtui app runs (`quick_frames`), in s.
 SWITCH_INTERVAL = 0.0001
-#: How long after a key's frame `CroppedScreen.after_frame` runs its work, in s:
+#: How long after a key's frame `CroppedScreen.keys_after_frame` checks the keys, in s:
 #: after the frame is written, within the same frame of a 60 Hz screen for a DJ.
 AFTER_FRAME = 0.02
 
@@ -80,24 +81,48 @@ class CroppedCompositor(Compositor):
 
 class CroppedScreen(Screen):
     """A `Screen` whose partial updates render only what they show (`CroppedCompositor`)
-    and that runs footer work after a key's frame (`after_frame`)."""
+    and whose footer is refreshed a moment after a key's frame, only when the keys that
+    apply change (`keys_after_frame`).
+
+    A subclass says which keys its footer shows (`footer_entries`) and whether each
+    applies (`applies`, the engine's answer)."""
+
+    _binding_signature: tuple = ()
+    _keys_timer: Timer | None = None
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._compositor = CroppedCompositor()
-        self._after_frame: dict[Callable[[], object], Timer] = {}
 
-    def after_frame(self, callback: Callable[[], object]) -> None:
-        """Run `callback` `AFTER_FRAME` s from now, once for a burst of calls (a key
-        held down runs it when the burst ends)."""
-        pending = self._after_frame.pop(callback, None)
-        if pending is not None:
-            pending.stop()
-        self._after_frame[callback] = self.set_timer(AFTER_FRAME, lambda: self._run_after_frame(callback))
+    def footer_entries(self) -> Iterable:
+        """The key entries (`cdbtui.keys`) this screen's footer may show."""
+        raise NotImplementedError
 
-    def _run_after_frame(self, callback: Callable[[], object]) -> None:
-        self._after_frame.pop(callback, None)
-        callback()
+    def applies(self, action: str, parameters: tuple[object, ...] = ()) -> object:
+        raise NotImplementedError
+
+    def keys_after_frame(self) -> None:
+        """Check the footer's keys `AFTER_FRAME` s from now, once for a burst of calls
+        (a key held down checks them when the burst ends)."""
+        if self._keys_timer is not None:
+            self._keys_timer.stop()
+        self._keys_timer = self.set_timer(AFTER_FRAME, self._keys_checked)
+
+    def _keys_checked(self) -> None:
+        self._keys_timer = None
+        self._refresh_bindings_if_changed()
+
+    def _refresh_bindings_if_changed(self) -> None:
+        """Refresh the footer only when the set of keys that apply changes.
+
+        A refresh makes Textual ask `check_action` of every binding again and the
+        footer (`KeyBar`) repaint; most commands leave the same keys applicable.
+        """
+        signature = tuple(bool(self.applies(key.action_name, parse_action(key.action)[2]))
+                          for key in self.footer_entries() if key.shown is not None)
+        if signature != self._binding_signature:
+            self._binding_signature = signature
+            self.refresh_bindings()
 
 
 def _covers(spans, left: int, right: int) -> bool:

@@ -87,7 +87,6 @@ class FightScreen(CroppedScreen):
         for key in footer_keys()
     ]
 
-    _binding_signature: tuple = ()
     #: The answers of `applies` for (fight, selected), by (action, parameters).
     _verdicts: tuple[Fight | None, str | None, dict] = (None, None, {})
     #: The last answer of `engine.options` for (fight, name): asked once per state.
@@ -153,31 +152,17 @@ class FightScreen(CroppedScreen):
         self.query_one(SheetView).show(fight, selected)
         self.query_one(SidePanel).show(fight, selected)
         self.query_one(FightLog).show(fight.log if fight is not None else ())
-        self.after_frame(self._refresh_bindings_if_changed)
+        self.keys_after_frame()
 
     def show_selection(self, fight: Fight | None, selected: str | None) -> None:
         if not self._ready or _other_rules(fight):
             return
         self.query_one(SheetView).select(selected)
         self.query_one(SidePanel).show(fight, selected)
-        self.after_frame(self._refresh_bindings_if_changed)
+        self.keys_after_frame()
 
-    def _refresh_bindings_if_changed(self) -> None:
-        """Refresh the footer only when the set of keys that apply changes.
-
-        Run a moment after the key's frame (`after_frame`): the sheet and the panel a
-        key changed reach the terminal first, the footer a frame later at most.
-
-        A refresh makes Textual ask `check_action` of every binding again and the
-        footer (`KeyBar`) repaint; most commands leave the same keys applicable.
-        """
-        signature = tuple(
-            bool(self.applies(key.action_name, parse_action(key.action)[2]))
-            for key in footer_keys() if key.shown is not None
-        )
-        if signature != self._binding_signature:
-            self._binding_signature = signature
-            self.refresh_bindings()
+    def footer_entries(self):
+        return footer_keys()
 
     def on_sheet_view_clicked(self, message: SheetView.Clicked) -> None:
         self.app.select(message.name)

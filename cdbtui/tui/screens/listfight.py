@@ -128,7 +128,6 @@ class ListFightScreen(CroppedScreen):
 
     _ready = False
     _header: str | None = None
-    _binding_signature: tuple = ()
     _verdicts: tuple[Fight | None, str | None, dict] = (None, None, {})
     _legend_shown: bool | None = None
     _by_key: ClassVar[dict[str, Key]] = {}
@@ -210,21 +209,17 @@ class ListFightScreen(CroppedScreen):
         self.query_one("#panel", SidePanel).show(fight, selected)
         self._show_more(fight)
         self.query_one(FightLog).show(fight.log if fight is not None else ())
-        self.after_frame(self._refresh_bindings_if_changed)
+        self.keys_after_frame()
 
     def show_selection(self, fight: Fight | None, selected: str | None) -> None:
         if not self._ready:
             return
         self.query_one(self.LIST).select(selected)
         self.query_one("#panel", SidePanel).show(fight, selected)
-        self.after_frame(self._refresh_bindings_if_changed)
+        self.keys_after_frame()
 
-    def _refresh_bindings_if_changed(self) -> None:
-        signature = tuple(bool(self.applies(key.action_name, parse_action(key.action)[2]))
-                          for key in self.KEYS if key.shown is not None)
-        if signature != self._binding_signature:
-            self._binding_signature = signature
-            self.refresh_bindings()
+    def footer_entries(self):
+        return self.KEYS
 
     def on_row_list_view_clicked(self, message: RowListView.Clicked) -> None:
         self.app.select(message.name)
