@@ -1,6 +1,6 @@
 """What the C-System tests through the shell share: the cast of CSYSTEM.md §12 (with
 «Ruina» for «Doctor Ruina»), its initiatives, and reading a save's JSON and its
-refusals (`state`, `who`, `refuse`)."""
+refusals (`state`, `who`, `refuse`), and making a save of them (`new`, `build`)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,25 @@ INITS = (
     'iniciativa "Sicario 1" 18',
     "iniciativa Titán 14",
 )
+
+
+def new(tmp_path: Path, seed: int | None = None) -> Path:
+    """A new C-System save `pelea.toml` in `tmp_path` (its dice seeded by `seed`)."""
+    path = tmp_path / "pelea.toml"
+    made = cdbtui("new", str(path), "--rules", "csystem", *(("--seed", str(seed)) if seed is not None else ()))
+    assert made.returncode == 0, made.stderr
+    return path
+
+
+def build(tmp_path: Path, *lines: str, cast: tuple[str, ...] = (*CAST, *INITS), start: bool = True,
+          seed: int | None = None) -> Path:
+    """A save with `cast`, started (`empezar`) unless not `start`, then `lines` played."""
+    path = new(tmp_path, seed)
+    script = [*cast, *(("empezar",) if start else ()), *lines]
+    if script:
+        result = cdbtui("do", str(path), *script)
+        assert result.returncode == 0, result.stderr
+    return path
 
 
 def state(path: Path) -> dict:

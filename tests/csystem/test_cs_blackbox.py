@@ -17,8 +17,10 @@ import pytest
 from shell import cdbtui
 
 try:
+    import _cs_shell
     from _cs_shell import CAST, INITS, refuse, state, who
 except ImportError:  # tests/csystem made a package
+    from . import _cs_shell
     from ._cs_shell import CAST, INITS, refuse, state, who
 
 DUO = ("alta A nh=1 des=3 ale=2 con=5 per=8", "arma A puños dano=1d6",
@@ -30,19 +32,11 @@ TO_TITAN = (*TO_SICARIO, "sicario fin")
 
 
 def new(tmp_path: Path) -> Path:
-    path = tmp_path / "pelea.toml"
-    made = cdbtui("new", str(path), "--rules", "csystem", "--seed", "7")  # the same dice every run
-    assert made.returncode == 0, made.stderr
-    return path
+    return _cs_shell.new(tmp_path, seed=7)  # the same dice every run
 
 
-def build(tmp_path: Path, *lines: str, cast: tuple[str, ...] = (*CAST, *INITS), start: bool = True) -> Path:
-    path = new(tmp_path)
-    script = [*cast, *(("empezar",) if start else ()), *lines]
-    if script:
-        result = cdbtui("do", str(path), *script)
-        assert result.returncode == 0, result.stderr
-    return path
+def build(tmp_path: Path, *lines: str, **how) -> Path:
+    return _cs_shell.build(tmp_path, *lines, seed=7, **how)
 
 
 def duo(tmp_path: Path, *lines: str, extra: tuple[str, ...] = (), start: bool = True) -> Path:

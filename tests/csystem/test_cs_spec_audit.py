@@ -13,30 +13,13 @@ import pytest
 from shell import cdbtui
 
 try:
-    from _cs_shell import CAST, INITS, refuse, state, who
+    from _cs_shell import CAST, INITS, build, new, refuse, state, who
 except ImportError:  # tests/csystem made a package
-    from ._cs_shell import CAST, INITS, refuse, state, who
+    from ._cs_shell import CAST, INITS, build, new, refuse, state, who
 
 #: Two combatants: A acts first, then B.
 DUO = ("alta A nh=1 des=3 ale=2 con=5", "arma A puños dano=1d6",
        "alta B nh=1 des=3 ale=1 con=5 rd=4", "iniciativa A 10", "iniciativa B 5")
-
-
-def new(tmp_path: Path) -> Path:
-    path = tmp_path / "pelea.toml"
-    made = cdbtui("new", str(path), "--rules", "csystem")
-    assert made.returncode == 0, made.stderr
-    return path
-
-
-def build(tmp_path: Path, *lines: str, cast: tuple[str, ...] = (*CAST, *INITS),
-          start: bool = True) -> Path:
-    path = new(tmp_path)
-    script = [*cast, *(("empezar",) if start else ()), *lines]
-    if script:
-        result = cdbtui("do", str(path), *script)
-        assert result.returncode == 0, result.stderr
-    return path
 
 
 def sub(tmp_path: Path, name: str) -> Path:

@@ -15,6 +15,20 @@ CAST = (
     "arma Matón pistola-ligera",
     "alta Cadáver des=2 ast=1 fue=4 res=3 sobrenatural rasgos=pelea:2",
 )
+#: The same cast one command line a combatant, for the tests through the shell, with
+#: each part named (a test may add only some of them): the four, their weapons, the
+#: initiatives of each turn.
+KARA = "alta Kara bando=pj des=3 ast=3 fue=2 res=2 fv=5 per=3 rasgos=armas-de-fuego:3,esquivar:4"
+VICTOR = "alta Víctor bando=pj des=4 ast=2 fue=3 res=2 fv=4 rasgos=armas-de-fuego:3,atletismo:2"
+MATON = "alta Matón des=3 ast=2 fue=3 res=3 fv=3 rasgos=armas-de-fuego:2,pelea:3"
+CADAVER = "alta Cadáver des=2 ast=1 fue=4 res=3 sobrenatural rasgos=pelea:2"
+ARMS = ("arma Kara revolver-ligero", "arma Víctor rifle-de-asalto", "arma Matón pistola-ligera")
+SHELL_CAST = (KARA, VICTOR, MATON, CADAVER, *ARMS)
+#: STORYTELLER §15 turn 1: order Kara 13, Matón 13 (rating 6 > 5), Víctor 10, Cadáver 8.
+T1 = ("iniciativa Kara 13", "iniciativa Matón 13", "iniciativa Víctor 10", "iniciativa Cadáver 8")
+#: §15 turn 2: order Matón 13, Kara 11, Víctor 8, Cadáver 4.
+T2 = ("iniciativa Matón 13", "iniciativa Kara 11", "iniciativa Víctor 8", "iniciativa Cadáver 4")
+
 TURN_1 = (
     "iniciativa Kara 13",
     "iniciativa Matón 13",

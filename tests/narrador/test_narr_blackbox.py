@@ -14,16 +14,12 @@ import pytest
 from shell import cdbtui
 from spec_cli import ok, state, who
 
-KARA = "alta Kara bando=pj des=3 ast=3 fue=2 res=2 fv=5 per=3 rasgos=armas-de-fuego:3,esquivar:4"
-VICTOR = "alta Víctor bando=pj des=4 ast=2 fue=3 res=2 fv=4 rasgos=armas-de-fuego:3,atletismo:2"
-MATON = "alta Matón des=3 ast=2 fue=3 res=3 fv=3 rasgos=armas-de-fuego:2,pelea:3"
-CADAVER = "alta Cadáver des=2 ast=1 fue=4 res=3 sobrenatural rasgos=pelea:2"
-ARMS = ("arma Kara revolver-ligero", "arma Víctor rifle-de-asalto", "arma Matón pistola-ligera")
-CAST = (KARA, VICTOR, MATON, CADAVER, *ARMS)
-#: STORYTELLER §15 turn 1: order Kara 13, Matón 13 (rating 6 > 5), Víctor 10, Cadáver 8.
-T1 = ("iniciativa Kara 13", "iniciativa Matón 13", "iniciativa Víctor 10", "iniciativa Cadáver 8")
-#: §15 turn 2: order Matón 13, Kara 11, Víctor 8, Cadáver 4.
-T2 = ("iniciativa Matón 13", "iniciativa Kara 11", "iniciativa Víctor 8", "iniciativa Cadáver 4")
+try:
+    from _narr_fights import ARMS, CADAVER, KARA, MATON, T1, T2, VICTOR
+    from _narr_fights import SHELL_CAST as CAST
+except ImportError:  # tests/narrador made a package
+    from ._narr_fights import ARMS, CADAVER, KARA, MATON, T1, T2, VICTOR
+    from ._narr_fights import SHELL_CAST as CAST
 #: Turn 1 up to Kara's declaration (she declares last).
 UP_TO_KARA = ("siguiente", "declara cadaver golpe", "declara victor fuego-automatico")
 #: §15 turn 1's declarations: Kara acts.
