@@ -280,8 +280,12 @@ def test_s6_primeros_auxilios_leaves_gravemente_herido_and_worse_marked(two):
     assert (pug.wounds.marked, pug.wounds.cleared) == (8, 6)
     assert logged(two, "Pug: Primeros Auxilios: cura 6 casilla(s) de Rasguño o Herido → Gravemente"
                        " Herido (las de Gravemente Herido y peores siguen marcadas)")
-    run(two, "dano Pug 1")  # new damage goes on after the last marked box
-    assert get(two, "Pug").wounds.penalty == -6
+    run(two, "dano Pug 1")  # "from the first empty one": a Rasguño box emptied by first aid
+    pug = get(two, "Pug")
+    assert (pug.wounds.marked, pug.wounds.cleared, pug.wounds.penalty) == (8, 5, -3)
+    run(two, "dano Pug 6")  # five more fill the front, the sixth goes after the last marked
+    pug = get(two, "Pug")
+    assert (pug.wounds.marked, pug.wounds.cleared, pug.wounds.penalty) == (9, 0, -6)
 
 
 def test_s6_primeros_auxilios_with_only_worse_boxes_left_is_refused(two):
@@ -477,3 +481,46 @@ def test_refused_through_the_shell_with_one_spanish_line_and_the_save_unchanged(
     assert reason in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
     assert save.read_bytes() == before
+
+
+def test_s6_new_damage_marks_from_the_first_empty_one_after_descanso(session):
+    """«above 0: mark that many boxes from the first empty one»: the Rasguños a rest
+    wiped are the first empty boxes again."""
+    s = session("alta A ac=5 vida=2,2,2,2,1", "alta B ac=5", "momento A 6", "momento B 5")
+    run(s, "dano A 3", "descanso")  # 2 Rasguño + 1 Herido; the Rasguños wiped
+    assert (get(s, "A").wounds.marked, get(s, "A").wounds.cleared) == (3, 2)
+    run(s, "dano A 1")  # into a Rasguño box: still Herido
+    a = get(s, "A")
+    assert (a.wounds.marked, a.wounds.cleared, a.wounds.penalty) == (3, 1, -1)
+    run(s, "dano A 2")  # the last Rasguño box, then a second Herido
+    a = get(s, "A")
+    assert (a.wounds.marked, a.wounds.cleared, a.wounds.penalty) == (4, 0, -1)
+
+
+def test_s6_fatigue_beyond_the_track_marks_wounds_from_the_first_empty_one(session):
+    s = session("alta A ac=5 vida=1,1,1,1,1", "alta B ac=5", "momento A 6", "momento B 5")
+    run(s, "dano A 2", "descanso")  # Rasguño wiped, Herido stays
+    run(s, "dano A 6 fatiga")  # 5 fill the fatigue track (its boxes are vida's); the 6th is a wound
+    a = get(s, "A")
+    assert (a.fatigue.count, a.wounds.marked, a.wounds.cleared, a.wounds.penalty) == (5, 2, 0, -1)
+
+
+def test_s5_moribundo_on_an_incapacitated_combatant_puts_it_out(two):
+    """«Moribundo / Exhausto (unconscious): out, skipped by the countdown», whatever it
+    was before: an incapacitated (done) one too."""
+    run(two, "estado Pug +incapacitado")
+    assert get(two, "Pug").status is Status.DONE
+    run(two, "estado Pug +moribundo")
+    assert get(two, "Pug").status is Status.OUT
+    run(two, "deshacer")
+    assert get(two, "Pug").status is Status.DONE
+
+
+def test_s6_negative_damage_is_refused_and_changes_nothing(two):
+    """Daño Total = Daño − RD: a negative Daño is a typo, not a rule (a negative total
+    comes from the RD: «Below 0: nothing»)."""
+    before = two.fight
+    refused(two, "dano Pug -5", r"^El daño es 0 o más \(pedido: -5\)")
+    assert two.fight is before
+    run(two, "dano Pug 1 rd=3")  # below 0 by the RD: accepted, nothing marked
+    assert get(two, "Pug").wounds.count == 0

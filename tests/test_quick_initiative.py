@@ -80,3 +80,25 @@ def test_quick_state_is_saved_and_shown(session):
     s = session(*SETUP)
     assert loads(dumps(s)).fight == s.fight
     assert state_json(s.fight)["quick"] is True
+
+
+def test_a_dodge_before_ones_go_keeps_ones_go(session):
+    """«each spends all the AC it wants at once, keeping some for dodges»: a reaction
+    made during someone else's go is not one's own go."""
+    s = session(*SETUP)
+    s.execute("a esquivar")  # C's go; A has not had its own
+    a = s.fight.find("A")
+    assert (a.status, a.ac) == (Status.READY, 5)
+    s.execute("siguiente")  # C passes: B (start 7, Agilidad 3), then A
+    s.execute("siguiente")
+    assert s.fight.actor == "A" and not s.fight.turn_over
+    s.execute("a gasta 5")
+    assert s.fight.find("A").status is Status.DONE and s.fight.turn_over
+
+
+def test_a_dodge_after_ones_go_leaves_it_had(session):
+    s = session(*SETUP)
+    s.execute("c gasta 1")
+    s.execute("siguiente")  # C's go is over
+    s.execute("c esquivar")
+    assert s.fight.find("C").status is Status.ACTED and s.fight.actor == "B"

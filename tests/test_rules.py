@@ -275,7 +275,7 @@ def test_forced_advance_makes_those_left_holders(demo):
     mike = demo.fight.find("Mike")
     assert mike.status is Status.HOLDING
     assert demo.fight.moment == 6 and mike.marker == 6
-    assert logged(demo, "Mike pasan a retrasar")
+    assert logged(demo, "Avanza la cuenta: Mike pasa a retrasar")
 
 
 def test_forced_advance_with_only_holders_steps_down_one_moment(session):

@@ -63,7 +63,8 @@ from .text import slug
 #   `descanso`): when only Rasguño/Herido boxes are marked, the top ones are healed
 #   (Herido first); when worse boxes are marked too, the Rasguño/Herido boxes healed
 #   are taken off the front of the track (`cleared`): the same count of boxes and the
-#   same penalty, only the sheet shows the Rasguños emptied before the Heridas.
+#   same penalty, only the sheet shows the Rasguños emptied before the Heridas.  New
+#   damage marks those front boxes first ("from the first empty one", `Track.mark`).
 #   With no Rasguño/Herido box left to treat, it is refused.  It treats wounds, not
 #   fatigue: `curar NOMBRE N fatiga` waits for the end of the turn.  Once per patient
 #   and fight (`Combatant.first_aid`); on a Moribundo (its wound track, or the
@@ -176,7 +177,9 @@ def set_condition(fight: Fight, command: cmd.Condition) -> Fight:
         lasting = "" if until is None else f" ({_turns_text(command.turns)}: hasta el final del turno {until})"
         fight = fight.note(f"{c.name}: +{condition}" + (f" ({COVER_NOTE})" if condition == COVER else "")
                            + lasting, kind=LogKind.CONDITION, about=[c.name], free=condition)
-        if fight.started and c.status in ACTIVE:
+        if condition in OUT_CONDITIONS and c.status is not Status.OUT:
+            c = evolve(c, status=Status.OUT, ac=0, acting=False, trigger=None)  # done or not
+        elif fight.started and c.status in ACTIVE:
             c = _apply_condition_now(c, condition)
         fight = fight.replace(c)
     else:
@@ -212,8 +215,6 @@ def _apply_condition_now(c: Combatant, condition: str) -> Combatant:
         return evolve(c, ac=math.ceil(c.ac / factor))
     if condition == INCAPACITATED:
         return evolve(c, status=Status.DONE, ac=0, acting=False, trigger=None)
-    if condition in OUT_CONDITIONS:
-        return evolve(c, status=Status.OUT, ac=0, acting=False, trigger=None)
     return c
 
 
@@ -221,6 +222,8 @@ def _damage(fight: Fight, command: cmd.Damage) -> Fight:
     c = get_combatant(fight, command.name)
     total = command.amount - command.rd
     track_name = "fatiga" if command.fatigue else "heridas"
+    if command.amount < 0:
+        raise Refusal(f"El daño es 0 o más (pedido: {command.amount}); la RD va aparte: «rd=N»")
     if command.shots is not None and not c.is_group:
         raise Refusal(f"balas= solo cuenta contra una Horda (alta … miembros=N): {c.name} no lo es")
     if command.shots is not None and not 0 <= command.shots <= 999:
@@ -241,15 +244,12 @@ def mark_boxes(fight: Fight, c: Combatant, boxes: int, fatigue: bool, text: str)
     """`boxes` boxes of wounds or fatigue marked on `c` (fatigue beyond its track goes
     to wounds), logged as `text`; out or incapacitated if that is what they make it
     (RULES.md §6).  The one way damage and fatigue are applied."""
+    overflow = boxes
     if fatigue:
-        room = c.fatigue.size - c.fatigue.marked
-        to_fatigue = min(boxes, room)
-        overflow = boxes - to_fatigue
-        c = evolve(c, fatigue=evolve(c.fatigue, marked=c.fatigue.marked + to_fatigue))
-    else:
-        overflow = boxes
+        track, overflow = c.fatigue.mark(boxes)
+        c = evolve(c, fatigue=track)
     if overflow:
-        c = evolve(c, wounds=evolve(c.wounds, marked=min(c.wounds.size, c.wounds.marked + overflow)))
+        c = evolve(c, wounds=c.wounds.mark(overflow)[0])  # beyond the wound track: nothing more
     fight = fight.note(text, kind=LogKind.DAMAGE, about=[c.name])
     if c.status is not Status.OUT:
         if is_out(c):

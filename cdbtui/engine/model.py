@@ -227,9 +227,10 @@ class Expiry:
 class Track:
     """A wound or fatigue track: boxes per category and how many are marked.
 
-    Boxes fill from the first one; `marked` is the position of the last marked box
-    (new damage goes on after it).  `cleared` boxes at the front are empty again: the
-    Rasguños wiped after a battle (`descanso`) while worse boxes stay marked.
+    Boxes fill from the first one; `marked` is the position of the last marked box.
+    `cleared` boxes at the front are empty again: the Rasguños wiped after a battle
+    (`descanso`), or those Primeros Auxilios treated, while worse boxes stay marked.
+    New damage fills those first (`mark`: "from the first empty one").
     """
 
     boxes: tuple[int, ...] = DEFAULT_BOXES
@@ -244,6 +245,15 @@ class Track:
     def count(self) -> int:
         """How many boxes are marked (the cleared ones at the front left out)."""
         return self.marked - self.cleared
+
+    def mark(self, boxes: int) -> tuple[Track, int]:
+        """The track with `boxes` more boxes marked from the first empty one (RULES.md
+        §6): the cleared ones at its front, then those after the last marked; and how
+        many did not fit (the track is full)."""
+        refill = min(boxes, self.cleared)
+        after = min(boxes - refill, self.size - self.marked)
+        track = evolve(self, marked=self.marked + after, cleared=self.cleared - refill)
+        return track, boxes - refill - after
 
     def heal(self, boxes: int) -> Track:
         """The track with `boxes` marked boxes removed, worst first (Curación natural)."""

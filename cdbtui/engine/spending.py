@@ -337,8 +337,11 @@ def spend_ac(
     if finished:
         ac = c.ac - cost
         marker = start_from - cost
+        # With Iniciativa Rápida a dodge before one's go keeps that go (RULES.md §3:
+        # each spends its AC at once, in start order): it is still to act.
+        keeps_go = fight.quick and reaction and c.status is Status.READY and c.name != fight.actor
         c = evolve(c, ac=ac, marker=marker, acting=False, trigger=None, arrival=tick,
-                   status=Status.DONE if ac == 0 else Status.ACTED)
+                   status=Status.DONE if ac == 0 else (Status.READY if keeps_go else Status.ACTED))
         text = f"{c.name}: {label}{kind} ({cost} AC) → momento {marker}"
     else:
         invested = c.ac

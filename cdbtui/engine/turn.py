@@ -308,7 +308,8 @@ def _next(fight: Fight, command: cmd.Next) -> Fight:
     fight = fight.replace(*stayed)
     if stayed:
         fight = fight.note(
-            "Avanza la cuenta: " + ", ".join(c.name for c in stayed) + " pasan a retrasar",
+            "Avanza la cuenta: " + ", ".join(c.name for c in stayed)
+            + (" pasa a retrasar" if len(stayed) == 1 else " pasan a retrasar"),
             kind=LogKind.TURN, about=[c.name for c in stayed],
         )
     return enter_moment(fight, target)

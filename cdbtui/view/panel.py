@@ -67,7 +67,8 @@ DECISIONS = (
                           "(tratamiento con tiempo); «descanso», fuera de un turno, borra los rasguños de todos."),
     ("Primeros Auxilios", "con un turno en curso, «curar NOMBRE N» solo cura Rasguños y Heridas (las peores "
                           "de esas primero; Gravemente Herido y peores siguen marcadas), una vez por paciente "
-                          "y combate; a un Moribundo solo lo estabiliza (estado estabilizado, sigue fuera)."),
+                          "y combate; a un Moribundo solo lo estabiliza (estado estabilizado, sigue fuera). "
+                          "El daño nuevo marca primero las casillas que quedaron vacías."),
     ("Ventana de reacción", "una reacción responde a la acción que la provoca: tras una acción en su momento, "
                             "una reacción o la interrupción de quien espera se aplican en el momento de esa "
                             "acción aunque la cuenta ya haya avanzado sola (la cabecera dice «reacciones a M7»). "
