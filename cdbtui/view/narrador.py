@@ -29,6 +29,7 @@ from ..engine.narrador.model import (
     NarrSheet,
     NWeapon,
     PendingAttack,
+    dropped,
 )
 from ..engine.narrador.now import at_turn
 from ..engine.narrador.pools import dice, pool_of, slot_penalty
@@ -258,7 +259,7 @@ def signed(value: int) -> str:
 def chip(s: NarrSheet, d: Declared, *, secret: bool = False) -> str:
     """"Disparo 6→4", "✓Disparo 6→4", "Esquiva 7→4 (def.)", "Golpe 4", "Recarga"."""
     name = SHORT.get(d.action) or action_name(d.action)
-    text = ("✓" if d.done else "") + name
+    text = ("✓" if d.done else "✗" if dropped(s, d) else "") + name
     if secret:
         text += f" {SECRET}"
     elif d.pool is not None:

@@ -29,7 +29,7 @@ from enum import StrEnum
 from attrs import frozen
 
 from ..engine.model import Combatant, Fight
-from ..engine.narrador.model import LEVELS, Declared, NarrSheet, PendingAttack
+from ..engine.narrador.model import LEVELS, Declared, NarrSheet, PendingAttack, dropped
 from ..engine.narrador.pools import dice, slot_penalty
 from ..engine.narrador.now import at_turn, current, current_fight
 from ..engine.narrador.tables import BASE, find_maneuver
@@ -50,6 +50,7 @@ LEGEND = (
     ("Disparo 6→4", "acción declarada: reserva base → dados que tirará (en vivo: las heridas los bajan)"),
     ("Disparo −4", "sin reserva conocida: solo la penalización"),
     ("✓", "en una acción: ya hecha"),
+    ("✗Disparo", "dejada sin hacer (fin o siguiente en su turno de actuar)"),
     ("(def.)", "defensa declarada: espera ataques desde su momento"),
     ("+def 3", "la siguiente defensa extra tiraría 3 dados"),
     ("Defensa total 7·6·5…", "los dados de sus siguientes defensas; los ya usados, tachados"),
@@ -66,6 +67,7 @@ LEGEND_SHORT = (
     ("▶", "declara / actúa"),
     ("6→4", "reserva → dados"),
     ("✓", "acción hecha"),
+    ("✗", "acción dejada"),
     ("(def.)", "defensa declarada"),
     ("+def", "dados de otra defensa"),
     ("●◎○", "FV: puntos / el gastado este turno / gastados"),
@@ -318,6 +320,8 @@ def chip_spans(s: NarrSheet, d: Declared, *, players: bool = False, compact: boo
     live = dice(s, d)
     if players:
         return [Span("✓" + name, Role.DONE)]
+    if dropped(s, d):
+        return [Span("✗" + name, Role.USED)]
     if compact and d.done:
         return [Span("✓" + name + (" (def.)" if d.defense else ""), Role.DONE)]
     if d.pool is None:
@@ -792,6 +796,8 @@ def initiative_text(fight: Fight, c: Combatant) -> str:
 def chip_breakdown(s: NarrSheet, d: Declared, k: int, n: int) -> str:
     """"Disparo 5 −2 −1 = 2" (base, slot, health = live dice)."""
     name = maneuver_name(d.action)
+    if dropped(s, d):
+        return f"✗ {name} (dejada)"
     if d.pool is None:
         return f"{'✓ ' if d.done else ''}{name}" + (f" {signed(d.penalty)}" if d.penalty else "") \
             + (" (def.)" if d.defense else "")
@@ -825,7 +831,7 @@ def narr_panel_rows(c: Combatant, fight: Fight) -> tuple[PanelRow, ...]:
     elif s.declared:
         for k, d in enumerate(s.declared, 1):
             rows.append(PanelRow("Declarado" if k == 1 else "", chip_breakdown(s, d, k, n),
-                                 RowRole.DIM if d.done else RowRole.NORMAL))
+                                 RowRole.DIM if d.done or dropped(s, d) else RowRole.NORMAL))
         if n > 1:
             rows.append(PanelRow("Múltiple", f"{n} acciones (" + ", ".join(signed(d.penalty) for d in s.declared)
                                  + ")"))

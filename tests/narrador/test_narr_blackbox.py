@@ -438,6 +438,20 @@ def test_fin_drops_the_rest_of_the_declaration(tmp_path):
     assert who(path, "Matón")["status"] == "acted"
 
 
+def test_a_dropped_action_is_not_done_struck_for_the_dj_and_absent_for_players(tmp_path):
+    """«drop what is left of its declaration»: a dropped shot was never made, so JSON
+    says `"done": false`, the DJ's board marks it ✗ (never ✓, «done»), and players,
+    who see a declaration only once performed, never see it."""
+    path = fight(tmp_path, *DECL1, "kara actua a maton exitos=0", "maton actua a kara exitos=0", "maton done")
+    declared = who(path, "Matón")["declared"]
+    assert [d["done"] for d in declared] == [True, False]
+    board = cdbtui("show", str(path)).stdout
+    line = next(row for row in board.splitlines() if "Matón" in row and "Disparo" in row)
+    assert "✗Disparo" in line and line.count("✓") == 1, line
+    players = cdbtui("export", str(path), "--jugadores", "--output", str(tmp_path / "p.md")).returncode
+    assert players == 0 and "✗" not in (tmp_path / "p.md").read_text(encoding="utf-8")
+
+
 def test_siguiente_in_the_action_phase_drops_the_actor_s_remaining_actions(tmp_path):
     """SYSTEMS §3.5: «`siguiente` forces the step (… the actor's remaining declared actions
     are dropped)»."""
@@ -445,6 +459,7 @@ def test_siguiente_in_the_action_phase_drops_the_actor_s_remaining_actions(tmp_p
     assert state(path)["actor"] == "Matón"
     assert who(path, "Kara")["status"] == "acted"
     assert who(path, "Kara")["weapons"][0]["ammo"] == 6
+    assert not any(d["done"] for d in who(path, "Kara")["declared"])  # nothing was done
 
 
 def test_a_stunned_combatant_s_place_is_passed(tmp_path):

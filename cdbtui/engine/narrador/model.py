@@ -66,6 +66,12 @@ class Declared:
     target: str | None = None
 
 
+def dropped(s: NarrSheet, d: Declared) -> bool:
+    """Whether `d`, declared on `s`, was dropped: the go ended (`fin`, `siguiente`)
+    before it was done; it is lost (SYSTEMS.md §3.5) and never shown to players."""
+    return s.status == "acted" and not d.done and not d.defense
+
+
 @frozen
 class NCondition:
     id: str

@@ -386,9 +386,9 @@ def _pending_actions(s: NarrSheet) -> list[int]:
 
 
 def _finish(fight: Fight, name: str, why: str | None = None) -> Fight:
-    s = sheet(get(fight, name))
-    declared = tuple(d if d.defense else evolve(d, done=True) for d in s.declared)
-    fight = edit(fight, name, status="acted", declared=declared)
+    """`name`'s go is over: what it declared and did not do is dropped (it stays in
+    the declaration, not done: the sheet strikes it, players never see it)."""
+    fight = edit(fight, name, status="acted")
     if why:
         fight = log(fight, why, [name], kind=LogKind.TURN)
     return evolve(fight, actor=None) if fight.actor == name else fight
