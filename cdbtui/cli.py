@@ -20,7 +20,7 @@ from .engine.session import REDO, UNDO, Session
 from .library import entries, saves_folder
 from .engine.limits import shown, text_problem
 from .printable import literal
-from .files import SaveError, folder_lock, write_atomic
+from .files import SaveError, folder_lock, reason, write_atomic
 from .funnel import SaveFile, house_file_line
 from .store import load
 from .view import board_text, state_json
@@ -46,8 +46,8 @@ uso: cdbtui [--saves CARPETA]         pantalla inicial (partidas de ./saves o $C
 #: What `-h` / `--help` ask for, after a subcommand or before it.
 HELP_OPTIONS = ("-h", "--help")
 
-_EXIT = ("Estado de salida: 0 bien, 1 una orden rechazada (reglas o entrada errónea),\n"
-         "2 error de uso o archivo ilegible.")
+_EXIT = ("Estado de salida: 0 bien, 1 una orden rechazada (reglas o entrada errónea) o que no\n"
+         "se pudo guardar (disco lleno), 2 error de uso o archivo ilegible.")
 _SAVES = "  --saves CARPETA   la carpeta de las partidas (si no, $CDBTUI_SAVES o ./saves)"
 
 #: Each subcommand's `--help`: its usage, what it does, its options, the exit status.
@@ -319,6 +319,8 @@ def _do(args: list[str], folder: Path) -> int:
                     outcome = save_file.play(line)
                 except Refusal as refusal:
                     return _fail(f"«{line}»: {refusal_text(refusal)}", 1)
+                except SaveError as error:  # not durable, so not done: `do` stops here
+                    return _fail(f"«{line}»: {error}", 1)
                 if outcome.kind in (UNDO, REDO):
                     said.append(outcome.message)
                 else:  # a caution or warning: the command is kept, the warning said on stderr
@@ -476,7 +478,7 @@ def _export(args: list[str], folder: Path) -> int:
     try:
         write_atomic(target, text)
     except OSError as error:
-        raise SaveError(f"no se puede escribir {target}: {error.strerror or error}") from None
+        raise SaveError(f"no se puede escribir {target}: {reason(error)}") from None
     _print(f"Exportado {_shown(str(target))}")
     return 0
 
@@ -535,6 +537,15 @@ def _house(args: list[str], folder: Path) -> int:
 
 
 def _roster(args: list[str], folder: Path) -> int:
+    """`cdbtui grupo …`: a member refused (a bad `alta`, a name not there) is exit 1,
+    like a refused command line; nothing is written."""
+    try:
+        return _roster_verb(args, folder)
+    except Refusal as refusal:
+        return _fail(str(refusal), 1)
+
+
+def _roster_verb(args: list[str], folder: Path) -> int:
     from . import roster
 
     if not args:
@@ -561,7 +572,7 @@ def _roster(args: list[str], folder: Path) -> int:
         try:
             members = roster.members_from_fight(fight, rest[1:], _shown(rest[0]))
         except Refusal as refusal:
-            raise UsageError(f"{refusal}: no se ha copiado nadie") from None
+            raise Refusal(f"{refusal}: no se ha copiado nadie") from None
         roster.put_members(folder, members)
         for member in members:
             _print(f"{_shown(member.name)} copiado al grupo")
@@ -635,7 +646,7 @@ def main(argv: list[str] | None = None) -> int:
                 return 0
             return handler(args[1:], folder)
         if args[0].startswith("-") or len(args) > 1:
-            raise UsageError(f"orden desconocida «{args[0]}»\n{USAGE}")
+            raise UsageError(f"orden desconocida «{args[0]}» (las órdenes: «cdbtui --help»)")
         return _open(args, folder)
     except UsageError as error:
         return _fail(str(error), 2)

@@ -28,6 +28,36 @@ class SaveError(Exception):
     """A save that cannot be read or written; `str()` is one Spanish line."""
 
 
+#: What the system's errors mean, in Spanish (`reason`): the operating system's own
+#: text is in the language of the machine, often English.
+_REASONS = {
+    errno.EACCES: "sin permiso",
+    errno.EPERM: "operación no permitida",
+    errno.ENOENT: "no existe",
+    errno.ENOTDIR: "una parte de la ruta no es una carpeta",
+    errno.EISDIR: "es una carpeta",
+    errno.ELOOP: "demasiados enlaces simbólicos (¿un enlace que apunta a sí mismo?)",
+    errno.ENAMETOOLONG: "el nombre es demasiado largo",
+    errno.ENOSPC: "el disco está lleno",
+    errno.EDQUOT: "se ha superado la cuota de disco",
+    errno.EFBIG: "el archivo supera el tamaño que el sistema permite",
+    errno.EROFS: "el sistema de archivos es de solo lectura",
+    errno.EIO: "error de entrada/salida del disco",
+    errno.EBUSY: "el archivo está ocupado",
+    errno.EEXIST: "ya existe",
+    errno.EMFILE: "demasiados archivos abiertos",
+    errno.ENXIO: "no es un archivo normal",
+    errno.EADDRINUSE: "la dirección ya está en uso (¿otro servidor en ese puerto?)",
+    errno.EADDRNOTAVAIL: "esa dirección no es de esta máquina",
+}
+
+
+def reason(error: OSError) -> str:
+    """Why `error` happened, in Spanish (the system's own words when unknown)."""
+    known = _REASONS.get(error.errno) if error.errno is not None else None
+    return known or error.strerror or str(error)
+
+
 #: The largest save read (a whole campaign evening is a few MB): a bigger file, or
 #: something that is not a regular file (a FIFO, /dev/zero), is not a save.
 MAX_SIZE = 256 * 1024 * 1024
@@ -46,7 +76,7 @@ def read_bytes_stamped(path: Path) -> tuple[bytes, tuple[int, int, int]]:
     except IsADirectoryError:
         raise SaveError(f"{path} es una carpeta, no una partida") from None
     except OSError as error:
-        raise SaveError(f"no se puede leer {path}: {error.strerror or error}") from None
+        raise SaveError(f"no se puede leer {path}: {reason(error)}") from None
     try:
         info = os.fstat(handle)
         if stat.S_ISDIR(info.st_mode):
@@ -69,7 +99,7 @@ def read_bytes_stamped(path: Path) -> tuple[bytes, tuple[int, int, int]]:
             raise SaveError(f"{path} es demasiado grande para ser una partida")
         return b"".join(chunks), fd_stamp(handle)
     except OSError as error:
-        raise SaveError(f"no se puede leer {path}: {error.strerror or error}") from None
+        raise SaveError(f"no se puede leer {path}: {reason(error)}") from None
     finally:
         os.close(handle)
 

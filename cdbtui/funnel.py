@@ -23,6 +23,7 @@ from .files import (
     folder_lock,
     free_copy,
     read_bytes_stamped,
+    reason,
 )
 from .store import SCHEMA, create, journal_entry, loaded_from, save, schema_for
 
@@ -47,7 +48,7 @@ def house_file_line(line: str) -> str:
     except UnicodeDecodeError:
         raise Refusal(f"{path} no es texto UTF-8") from None
     except OSError as error:
-        raise Refusal(f"No se puede leer {path}: {error.strerror or error}") from None
+        raise Refusal(f"No se puede leer {path}: {reason(error)}") from None
 
 
 class Reloaded(SaveError):
@@ -225,7 +226,7 @@ class SaveFile:
             else:
                 self.stamp = restored
             raise SaveError(
-                f"no se puede guardar {self.path}: {error.strerror or error}"
+                f"no se puede guardar {self.path}: {reason(error)}"
                 " · la orden no se ha aplicado"
             ) from None
         self.journal += 1
@@ -244,7 +245,7 @@ class SaveFile:
             try:
                 shutil.copy2(target, free_copy(target, f".v{self.schema}"))
             except OSError as error:
-                raise SaveError(f"no se puede guardar {self.path}: {error.strerror or error}") from None
+                raise SaveError(f"no se puede guardar {self.path}: {reason(error)}") from None
         save(target, self.session)
         self.pending = None
         self.schema = schema_for(self.session.fight.rules)

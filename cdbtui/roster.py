@@ -21,7 +21,8 @@ from .engine.model import DEFAULT_BOXES, Combatant, Fight
 from .engine.parser import parse, take_name
 from .engine.rules import apply, new_fight
 from .engine.session import Session
-from .files import SaveError, write_atomic
+from .engine.tomlerrors import toml_error
+from .files import SaveError, reason, write_atomic
 from .funnel import SaveFile
 from .library import free_path
 from .store import table_text
@@ -45,10 +46,12 @@ def load_roster(folder: Path) -> list[Add]:
         document = tomllib.loads(path.read_text("utf-8"))
     except FileNotFoundError:
         return []
-    except (OSError, UnicodeDecodeError) as error:
-        raise SaveError(f"{path}: no se puede leer ({error})") from None
+    except OSError as error:
+        raise SaveError(f"{path}: no se puede leer ({reason(error)})") from None
+    except UnicodeDecodeError as error:
+        raise SaveError(f"{path}: no es texto UTF-8 (byte {error.start + 1}): archivo dañado") from None
     except tomllib.TOMLDecodeError as error:
-        raise SaveError(f"{path}: el TOML no es válido ({error})") from None
+        raise SaveError(f"{path}: {toml_error(error)}") from None
     members = document.get("pj", [])
     if not isinstance(members, list) or set(document) - {"pj"}:
         raise SaveError(f"{path}: se esperaba solo una lista [[pj]]")
@@ -77,23 +80,18 @@ def save_roster(folder: Path, party: list[Add]) -> None:
     try:
         write_atomic(path, HEADER + "\n".join(table_text("pj", t, array=True) for t in tables))
     except OSError as error:
-        raise SaveError(f"no se puede guardar {path}: {error.strerror or error}") from None
+        raise SaveError(f"no se puede guardar {path}: {reason(error)}") from None
 
 
 def member_from_line(line: str) -> Add:
-    """A party member from an `alta` line (checked by the command parser)."""
+    """A party member from an `alta` line (checked by the command parser), or
+    `Refusal`."""
     if line.split()[:1] not in (["alta"], ["add"]):
-        raise SaveError("se esperaba una orden «alta NOMBRE ac=N …»")
-    try:
-        command = parse(line, new_fight())
-    except Refusal as refusal:
-        raise SaveError(str(refusal)) from None
+        raise Refusal("se esperaba una orden «alta NOMBRE ac=N …»")
+    command = parse(line, new_fight())
     if not isinstance(command, Add):
-        raise SaveError("se esperaba una orden «alta NOMBRE ac=N …»")
-    try:
-        return checked(evolve(command, side="pj", hidden=False, private=False, start=None))
-    except Refusal as refusal:
-        raise SaveError(str(refusal)) from None
+        raise Refusal("se esperaba una orden «alta NOMBRE ac=N …»")
+    return checked(evolve(command, side="pj", hidden=False, private=False, start=None))
 
 
 def checked(member: Add) -> Add:
@@ -174,7 +172,7 @@ def remove_member(folder: Path, name: str) -> None:
     party = load_roster(folder)
     kept = [m for m in party if m.name.casefold() != name.casefold()]
     if len(kept) == len(party):
-        raise SaveError(f"«{name}» no está en el grupo")
+        raise Refusal(f"«{name}» no está en el grupo")
     save_roster(folder, kept)
 
 

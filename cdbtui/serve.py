@@ -586,6 +586,8 @@ def serve(path: Path, host: str = "127.0.0.1", port: int = 8000, large: bool = F
     try:
         server.run()
     except OSError as error:
-        print(f"No se puede abrir {host}:{port}: {error.strerror or error}", file=sys.stderr)
+        from .files import reason
+
+        print(f"No se puede abrir {host}:{port}: {reason(error)}", file=sys.stderr)
         return 2
     return 0

@@ -72,7 +72,7 @@ from .engine.text import fold
 from .engine.parser import parse
 from .engine.rules import new_fight
 from .engine.session import DO, REDO, UNDO, Outcome, Session
-from .files import SaveError, read_bytes, write_atomic
+from .files import SaveError, read_bytes, reason, write_atomic
 
 APP = "cdbtui"
 #: The newest layout this version reads and writes.  Schema 5 is schema 4 with the
@@ -1017,7 +1017,7 @@ def save(path: Path, session: Session) -> None:
     try:
         write_atomic(path, dumps(session), backup=True)
     except OSError as error:
-        raise SaveError(f"no se puede guardar {path}: {error.strerror or error}") from None
+        raise SaveError(f"no se puede guardar {path}: {reason(error)}") from None
 
 
 def create(path: Path, session: Session) -> None:

@@ -272,7 +272,7 @@ def test_grupo_adds_lists_removes_and_new_fights_take_it(save, tmp_path):
     assert cdbtui(*folder, "grupo", "baja", "mike").returncode == 0
     assert len(cdbtui(*folder, "grupo").stdout.splitlines()) == 1
     missing = cdbtui(*folder, "grupo", "baja", "Nadie")
-    assert missing.returncode == 2 and "no está en el grupo" in missing.stderr
+    assert missing.returncode == 1 and "no está en el grupo" in missing.stderr  # refused
 
 
 def test_export_writes_the_log_turn_by_turn(save, tmp_path):

@@ -196,7 +196,7 @@ def test_the_tui_form_line_still_adds_one():
 def test_grupo_alta_with_copias_is_refused(tmp_path):
     folder = ["--saves", str(tmp_path / "s")]
     result = cdbtui(*folder, "grupo", "alta", "Orco", "ac=5", "copias=3")
-    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert result.returncode == 1 and result.stderr.count("\n") == 1
     assert "copias=" in result.stderr
     assert not (tmp_path / "s" / "_grupo.toml").exists()
 
@@ -277,7 +277,7 @@ def test_grupo_desde_finds_names_as_typed(table, folder):
 
 def test_grupo_desde_copies_nothing_when_one_name_fails(table, folder):
     result = cdbtui(*folder, "grupo", "desde", str(table), "Aldric", "Brunilda Peñaflor", "zacarias")
-    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert result.returncode == 1 and result.stderr.count("\n") == 1
     assert "«zacarias» no está" in result.stderr and "no se ha copiado nadie" in result.stderr
     assert result.stdout == ""
     assert not roster_file(folder).exists()
@@ -287,14 +287,14 @@ def test_grupo_desde_leaves_an_existing_roster_byte_for_byte(table, folder):
     assert cdbtui(*folder, "grupo", "alta", "Sven", "ac=5").returncode == 0
     before = roster_file(folder).read_bytes()
     result = cdbtui(*folder, "grupo", "desde", str(table), "Aldric", "soldado", "nadie")
-    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert result.returncode == 1 and result.stderr.count("\n") == 1
     assert "«soldado» es ambiguo" in result.stderr and "«nadie» no está" in result.stderr
     assert roster_file(folder).read_bytes() == before
 
 
 def test_grupo_desde_refuses_a_name_with_extra_words(table, folder):
     result = cdbtui(*folder, "grupo", "desde", str(table), "Aldric el Viejo")
-    assert result.returncode == 2 and "«Aldric el Viejo» no está" in result.stderr
+    assert result.returncode == 1 and "«Aldric el Viejo» no está" in result.stderr
     assert not roster_file(folder).exists()
 
 
@@ -308,7 +308,7 @@ def test_grupo_desde_copies_nothing_when_a_new_fight_would_refuse_one(table, fol
     monkeypatch.setattr(roster, "member_from_combatant",
                         lambda c: evolve(made(c), ac=0) if c.name == "Íñigo" else made(c))
     result = cdbtui(*folder, "grupo", "desde", str(table), "Aldric", "iñigo")
-    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert result.returncode == 1 and result.stderr.count("\n") == 1
     assert "Íñigo: " in result.stderr and "no se ha copiado nadie" in result.stderr
     assert not roster_file(folder).exists()
 

@@ -9,6 +9,7 @@ import pytest
 
 from cdbtui import files
 from cdbtui import library, roster, store
+from cdbtui.engine.errors import Refusal
 from cdbtui.files import SaveError
 from cdbtui.funnel import SaveFile
 from fights import demo_lines, play
@@ -141,7 +142,7 @@ def test_putting_a_member_again_replaces_it(folder):
     assert [m.ac for m in roster.load_roster(folder)] == [8]
     roster.remove_member(folder, "MIKE")
     assert roster.load_roster(folder) == []
-    with pytest.raises(SaveError, match="no está en el grupo"):
+    with pytest.raises(Refusal, match="no está en el grupo"):
         roster.remove_member(folder, "Mike")
 
 
@@ -175,7 +176,7 @@ def test_a_broken_roster_says_what_is_wrong(folder, text, message):
 
 
 def test_a_roster_line_must_be_an_alta(folder):
-    with pytest.raises(SaveError, match="alta"):
+    with pytest.raises(Refusal, match="alta"):
         roster.member_from_line("baja Mike")
-    with pytest.raises(SaveError):
+    with pytest.raises(Refusal, match="ac"):
         roster.member_from_line("alta Mike")  # no ac=

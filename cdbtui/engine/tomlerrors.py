@@ -6,6 +6,8 @@ import re
 import tomllib
 
 _POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+#: Where tomllib says an error is when the text ends first.
+_AT_END = "(at end of document)"
 
 
 #: tomllib's messages (English) in Spanish, by their beginning; others are kept as they are.
@@ -30,7 +32,11 @@ def toml_error(error: tomllib.TOMLDecodeError) -> str:
     """tomllib's error as one Spanish phrase, with the line and column."""
     message = str(error)
     where = _POSITION.search(message)
-    detail = _POSITION.sub("", message)
+    detail = _POSITION.sub("", message).rstrip()
+    at_end = detail.endswith(_AT_END)
+    detail = detail.removesuffix(_AT_END).rstrip()
     spanish = next((es for en, es in _TOML_ES if detail.startswith(en)), None)
     what = f"el TOML no es válido: {spanish}" if spanish else f"el TOML no es válido ({detail})"
-    return f"línea {where[1]}, columna {where[2]}: {what}" if where else what
+    if where:
+        return f"línea {where[1]}, columna {where[2]}: {what}"
+    return f"al final del archivo: {what}" if at_end else what
