@@ -151,7 +151,8 @@ KEYS: tuple[Entry, ...] = (
             priority=True),
     )),
     Entry("/", "buscar por el nombre: unas letras de sus palabras (sin tildes), Tab entre"
-          " los encontrados, ⏎; con uno solo posible, la tecla siguiente ya es para él", (
+          " los encontrados, ⏎; con uno solo posible, la tecla siguiente que no siga su nombre ya es"
+          " para él", (
         Key("slash", "find", "find", "buscar", "/", When.FIGHT),
     )),
     Entry("d / s", "daño / estado (condición) del seleccionado", (

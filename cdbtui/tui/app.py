@@ -13,6 +13,7 @@ goes back to it with `q` (`leave_fight`); ctrl+q quits.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 import gc
 import time
 from pathlib import Path
@@ -190,11 +191,13 @@ class CdbApp(App[int]):
 
     # ------------------------------------------------------------ the funnel
 
-    def run_line(self, line: str, *, confirmed: bool = False) -> bool:
+    def run_line(self, line: str, *, confirmed: bool = False,
+                 refused: Callable[[], None] | None = None) -> bool:
         """Run one command line through the session; save; push the new state down.
 
         A line the engine warns about (abandoning a carried maneuver, attacking while
-        surprised) asks the DJ first; it then runs only on «sí».
+        surprised) asks the DJ first; it then runs only on «sí».  A refused line is
+        told, and `refused` (if given) runs: the `:` line opens again with it.
         """
         began = time.perf_counter()
         before = self.session.fight
@@ -218,6 +221,8 @@ class CdbApp(App[int]):
             return False
         except Refusal as refusal:
             tell(self, str(refusal), severity="error")
+            if refused is not None:
+                refused()
             return False
         except Exception as error:  # a bug must not cost the GM the fight on screen
             tell(self, f"Error interno con «{line}»: {error}", severity="error", timeout=10)
@@ -466,7 +471,12 @@ class CdbApp(App[int]):
             return
         if is_csystem(self.fight):  # completed from C-System's words
             from .screens.csfight import CsCommandLine as CommandLine
-        self.push_screen(CommandLine(self.fight, text), self._run_optional)
+        self.push_screen(CommandLine(self.fight, text), self._run_typed)
+
+    def _run_typed(self, line: str | None) -> None:
+        """A typed line: refused, it comes back on the `:` line to be mended."""
+        if line:
+            self.run_line(line, refused=lambda: self.open_command_line(line))
 
     def open_add_form(self) -> None:
         from .screens.add import AddForm

@@ -177,6 +177,10 @@ async def refused(pilot, app, line: str, message: str) -> None:
     assert list(app.session.lines) == history
     new = [str(n.message) for n in app._notifications if n.identity not in seen]
     assert any(message in m for m in new), (new, messages(app))
+    await pilot.pause()
+    assert await line_value(app) == line  # back on the «:» line, to be mended
+    await keys(pilot, "escape")  # given up: the line goes
+    assert app.fight == before and list(app.session.lines) == history
 
 
 # ------------------------------------------------------------------ the example

@@ -112,6 +112,33 @@ async def test_command_line_runs_any_command(make_app):
         assert app.fight.find("Sven").wounds.marked == 3
 
 
+async def test_a_refused_command_line_comes_back_to_be_mended(make_app):
+    """A typo on the «:» line costs one key, not the whole line: the refusal is told,
+    the line opens again as typed; Esc gives it up, and nothing ran meanwhile."""
+    from cdbtui.tui.screens.prompt import CommandLine
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        before, lines = app.fight, list(app.session.lines)
+        await keys(pilot, "colon")
+        await pilot.press(*"dano sven x")
+        await keys(pilot, "enter")
+        assert isinstance(app.screen, CommandLine)
+        assert app.screen.query_one(Input).value == "dano sven x"
+        assert any("no es un número" in str(n.message) for n in app._notifications)
+        assert app.fight == before and list(app.session.lines) == lines
+        await keys(pilot, "backspace")
+        await pilot.press("3")
+        await keys(pilot, "enter")
+        assert not isinstance(app.screen, CommandLine)
+        assert app.fight.find("Sven").wounds.marked == 3
+        await keys(pilot, "colon")
+        await pilot.press(*"nadie fin")
+        await keys(pilot, "enter", "escape")
+        assert not isinstance(app.screen, CommandLine) and len(app.session.lines) == len(lines) + 1
+
+
 async def test_command_line_completes_names_and_maneuvers(make_app):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
