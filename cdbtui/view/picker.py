@@ -95,7 +95,9 @@ def maneuver_choices(fight: Fight, c: Combatant) -> tuple[Choice, ...]:
     """The catalog as `c` sees it: maneuvers whose talents it has, costs with its talents,
     each with what the engine says about doing it now (`engine.options`).  Those it did
     earlier in this fight come first, the most recent first (`used_maneuvers`): doing
-    the same again is Enter twice; the rest follow in catalog order."""
+    the same again is Enter twice; the rest follow in catalog order.  What it may not
+    do now goes after all it may (a grappled one's Escapar is not buried under the
+    shots it did before)."""
     found = options(fight, c.name).maneuvers
     used = used_maneuvers(fight, c, {o.maneuver.name: o.maneuver.id for o in found})
     rank = {maneuver_id: index for index, maneuver_id in enumerate(used)}
@@ -109,7 +111,7 @@ def maneuver_choices(fight: Fight, c: Combatant) -> tuple[Choice, ...]:
                               _hint(option, state, fight.started), m.summary, state,
                               option.why, m.id in rank))
     order = {ch.id: index for index, ch in enumerate(choices)}
-    return tuple(sorted(choices, key=lambda ch: (rank.get(ch.id, len(rank)), order[ch.id])))
+    return tuple(sorted(choices, key=lambda ch: (not ch.allowed, rank.get(ch.id, len(rank)), order[ch.id])))
 
 
 #: Log entries of a maneuver done (an action, a reaction or an interrupt's maneuver).

@@ -42,8 +42,8 @@ def test_the_cost_is_the_combatants_and_a_short_one_says_so():
 
 def test_a_maneuver_used_before_says_so():
     used = choice_prompt(choices("mike apuntar")["apuntar"])
-    assert used.plain.startswith("Apuntar  2 AC  ya usada")
-    assert "ya usada" not in choice_prompt(choices("mike apuntar")["esquivar"]).plain
+    assert used.plain.startswith("Apuntar  2 AC  reciente")
+    assert "reciente" not in choice_prompt(choices("mike apuntar")["esquivar"]).plain
 
 
 def test_a_target_row_names_it_literally_with_what_tells_it_apart():

@@ -69,7 +69,7 @@ async def test_keys_counted_for_a_repeat_an_attack_at_a_target_and_tab(make_app)
         await press("enter")
         assert isinstance(app.screen, ManeuverPicker)
         assert app.screen.shown[0].id == "reconocimiento"  # used before: first
-        assert "ya usada" in screen_text(app)
+        assert "reciente" in screen_text(app)
         await press("enter")
         assert press.count == 2
         assert isinstance(app.screen, FightScreen)

@@ -58,7 +58,7 @@ def choice_prompt(choice: Choice) -> Content:
     )
     parts: list[tuple[str, str]] = [(choice.name, name_style), (f"{cost} AC", "$accent")]
     if choice.recent:
-        parts.append(("ya usada", "$accent"))
+        parts.append(("reciente", "$accent"))  # done earlier in this fight
     if choice.reaction:
         parts.append(("reacción", "$success"))
     if choice.attack:
