@@ -57,3 +57,14 @@ def test_a_target_row_names_it_literally_with_what_tells_it_apart():
     assert rows["Soldado 1"] == "Soldado 1"
     bold = target_prompt(Target("Soldado 2", recent=True))
     assert any("bold" in str(span.style) for span in bold.spans)
+
+
+def test_what_may_not_be_done_now_goes_after_all_that_may():
+    """A grappled Mike who shot before: the shot (refused while grappled) no longer
+    comes first; every maneuver he may do now is listed before any he may not."""
+    session = play(*demo_lines(), "mike disparar-armas-largas", "turno", "estado mike +agarrado")
+    listed = maneuver_choices(session.fight, session.fight.find("Mike"))
+    allowed = [ch.allowed for ch in listed]
+    assert any(allowed) and not all(allowed)
+    assert allowed == sorted(allowed, reverse=True)  # all True first, then all False
+    assert next(ch for ch in listed if ch.id == "disparar-armas-largas").recent
