@@ -134,7 +134,7 @@ def next_defense_penalty(s: NarrSheet) -> int | None:
         return None
     n = len(s.declared)
     extra = k - len(defenses)
-    return slot_penalty(n, n + extra) if n > 1 else -extra
+    return slot_penalty(n, n + extra)  # the (N+1)-th −2N, as the engine rolls it (§6.4)
 
 
 def defense_base(s: NarrSheet, action: str) -> int | None:

@@ -289,7 +289,7 @@ def next_defense(s: NarrSheet, maneuver: str = "esquiva") -> tuple[int | None, s
             what = f"{maneuver_name(s.declared[slot].action)} declarada, {ordinal(slot + 1)} de {n}"
         else:
             extra = k - len(declared)
-            penalty = slot_penalty(n, n + extra) if n > 1 else -extra
+            penalty = slot_penalty(n, n + extra)  # the (N+1)-th −2N (§6.4)
             what = f"una defensa más: {ordinal(n + extra)}"
     live = None if base is None else base + penalty + s.health_penalty
     return live, what
