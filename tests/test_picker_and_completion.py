@@ -93,10 +93,15 @@ def test_the_maneuvers_used_in_this_fight_come_first_most_recent_first():
     session = play(*SKIRMISH, "mike reconocimiento", 'mike disparar-armas-largas a "orco número 23"',
                    "mike apuntar", "sven ponerse-a-cubierto")
     mike = maneuver_choices(session.fight, session.fight.find("Mike"))
-    used = ["apuntar", "disparar-armas-largas", "reconocimiento"]
-    assert ids(mike)[:3] == used  # the most recent first
-    assert [ch.recent for ch in mike[:4]] == [True, True, True, False]
-    assert ids(mike)[3:] == [i for i in fresh if i not in used]  # the rest as before
+    used = ["apuntar", "disparar-armas-largas", "reconocimiento"]  # the most recent first
+    assert {ch.id for ch in mike if ch.recent} == set(used)
+    # What it may do now first; in each part the used ones, most recent first, then
+    # the rest as before.
+    rank = {i: n for n, i in enumerate(used)}
+    expected = sorted(fresh, key=lambda i: (not next(ch for ch in mike if ch.id == i).allowed,
+                                            rank.get(i, len(rank)), fresh.index(i)))
+    assert ids(mike) == expected
+    assert not next(ch for ch in mike if ch.id == "apuntar").allowed  # aimed: it sinks
     # Sven's reaction is his own (reactions count); being a target counts for no one.
     sven = maneuver_choices(session.fight, session.fight.find("Sven"))
     assert ids(sven)[0] == "ponerse-a-cubierto" and not sven[1].recent
